@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { EnvDto } from './env.dto';
+import { DatabaseConfig, parseSqlDsn } from './sql-dsn';
+
+/**
+ * The process configuration, parsed and validated once at boot from the environment.
+ * Runtime settings an operator edits (prices, sign-in switches...) live in the `options` table instead.
+ */
+export interface AppConfig {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  redisUrl: string | null;
+  sessionSecret: string;
+  cryptoSecret: string;
+  nodeType: 'master' | 'slave';
+  nodeName: string;
+  syncFrequencySeconds: number;
+  streamingTimeoutSeconds: number;
+  relayTimeoutSeconds: number;
+  trustedProxies: string[];
+  staticDir: string;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  logFormat: 'json' | 'text';
+  bodyLimitBytes: number;
+  bcryptCost: number;
+  loginRateLimit: { limit: number; ttlSeconds: number };
+  turnstileVerifyUrl: string;
+  versionCheckRepo: string;
+  /** When true the operator allows outbound calls (webhooks, OIDC discovery) to private addresses. */
+  allowPrivateOutbound: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function resolvePath(base: string, p: string): string {
+  return isAbsolute(p) ? p : resolve(base, p);
+}
+
+/**
+ * Reads a secret from the environment; when absent, reuses (or creates) one persisted in the data folder
+ * so sessions survive restarts. Several nodes must share the value, hence the warning.
+ */
+function persistedSecret(dataDir: string, file: string, envName: string, logger: Logger | null): string {
+  const path = join(dataDir, file);
+  if (existsSync(path)) {
+    const v = readFileSync(path, 'utf8').trim();
+    if (v.length >= 16) return v;
+  }
+  const secret = randomBytes(32).toString('hex');
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, secret + '\n', { mode: 0o600 });
+  logger?.warn(
+    `${envName} is not set: generated one and stored it in ${path}. Set ${envName} explicitly when running several nodes.`,
+  );
+  return secret;
+}
+
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  opts: { cwd?: string; quiet?: boolean } = {},
+): AppConfig {
+  const cwd = opts.cwd ?? process.cwd();
+  const logger = opts.quiet ? null : new Logger('Config');
+  const raw: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') raw[k] = v;
+  const dto = plainToInstance(EnvDto, raw, { enableImplicitConversion: false });
+  const errors = validateSync(dto, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid environment:\n  ${lines.join('\n  ')}`);
+  }
+  const env = (dto.NODE_ENV ?? 'production') as AppConfig['env'];
+  const dataDir = resolvePath(cwd, dto.DATA_DIR ?? 'data');
+  let database: DatabaseConfig;
+  try {
+    database = parseSqlDsn(dto.SQL_DSN ?? '', resolvePath(cwd, dto.SQLITE_PATH ?? join(dataDir, 'gatehouse.db')));
+  } catch (e) {
+    throw new ConfigError(`Invalid environment:\n  SQL_DSN: ${(e as Error).message}`);
+  }
+  const sessionSecret = dto.SESSION_SECRET ?? persistedSecret(dataDir, '.session_secret', 'SESSION_SECRET', logger);
+  const cryptoSecret = dto.CRYPTO_SECRET ?? sessionSecret;
+  const int = (v: string | undefined, d: number) => (v === undefined ? d : Number.parseInt(v, 10));
+  return {
+    env,
+    port: int(dto.PORT, 3000),
+    host: dto.HOST ?? '0.0.0.0',
+    dataDir,
+    database,
+    redisUrl: dto.REDIS_CONN_STRING ?? null,
+    sessionSecret,
+    cryptoSecret,
+    nodeType: (dto.NODE_TYPE ?? 'master') as AppConfig['nodeType'],
+    nodeName: dto.NODE_NAME ?? `node-${process.pid}`,
+    syncFrequencySeconds: int(dto.SYNC_FREQUENCY, 60),
+    streamingTimeoutSeconds: int(dto.STREAMING_TIMEOUT, 300),
+    relayTimeoutSeconds: int(dto.RELAY_TIMEOUT, 0),
+    trustedProxies: (dto.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    staticDir: resolvePath(cwd, dto.STATIC_DIR ?? 'host-app/dist'),
+    logLevel: (dto.LOG_LEVEL ?? (env === 'test' ? 'warn' : 'log')) as AppConfig['logLevel'],
+    logFormat: (dto.LOG_FORMAT ?? (env === 'production' ? 'json' : 'text')) as AppConfig['logFormat'],
+    bodyLimitBytes: int(dto.BODY_LIMIT_MB, 32) * 1024 * 1024,
+    bcryptCost: int(dto.BCRYPT_COST, 10),
+    loginRateLimit: { limit: int(dto.LOGIN_RATE_LIMIT, 10), ttlSeconds: int(dto.LOGIN_RATE_LIMIT_WINDOW, 60) },
+    turnstileVerifyUrl: dto.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    versionCheckRepo: dto.VERSION_CHECK_REPO ?? 'gatehouse-gateway/gatehouse',
+    allowPrivateOutbound: dto.ALLOW_PRIVATE_OUTBOUND === 'true',
+  };
+}

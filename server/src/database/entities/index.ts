@@ -1,0 +1,35 @@
+import { Ability, Channel } from './channel.entity';
+import { LogEntry } from './log.entity';
+import { QuotaData, Setup, VerificationCode } from './misc.entity';
+import { OptionRow } from './option.entity';
+import { Redemption } from './redemption.entity';
+import { Midjourney, Task } from './task.entity';
+import { TopUp } from './topup.entity';
+import { Token } from './token.entity';
+import { User } from './user.entity';
+
+export * from './channel.entity';
+export * from './log.entity';
+export * from './misc.entity';
+export * from './option.entity';
+export * from './redemption.entity';
+export * from './task.entity';
+export * from './topup.entity';
+export * from './token.entity';
+export * from './user.entity';
+
+export const ENTITIES = [
+  User,
+  OptionRow,
+  Token,
+  Channel,
+  Ability,
+  Redemption,
+  LogEntry,
+  TopUp,
+  Midjourney,
+  Task,
+  QuotaData,
+  Setup,
+  VerificationCode,
+];
