@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { ConsoleLogger, LogLevel, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { pickLang } from './common/i18n/messages';
+import type { AppConfig } from './config/app-config';
+import { version } from './version';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
+
+/** yyyyMMddHHmmss + 8 random hex characters: sortable and unique enough to find a request in the logs. */
+function newRequestId(): string {
+  const d = new Date();
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return (
+    `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}` +
+    `${p(d.getUTCSeconds())}${randomBytes(4).toString('hex')}`
+  );
+}
+
+export function createLogger(config: AppConfig): ConsoleLogger {
+  return new ConsoleLogger({
+    json: config.logFormat === 'json',
+    colors: config.logFormat !== 'json' && process.stdout.isTTY,
+    logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel === 'log' ? 'log' : config.logLevel) + 1),
+  });
+}
+
+/** Builds the whole application (used by main.ts and by the tests, which listen on a random port). */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    logger: false,
+  });
+  const logger = createLogger(config);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger,
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (req, reply, done) => {
+    req.lang = pickLang(req.headers['accept-language']);
+    void reply.header(REQUEST_ID_HEADER, req.id);
+    done();
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    logger.debug?.(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms [${req.id}]`, 'Http');
+    done();
+  });
+
+  await app.register(fastifyCookie, { secret: config.sessionSecret });
+  await app.register(fastifyStatic, {
+    root: existsSync(config.staticDir) ? config.staticDir : process.cwd(),
+    prefix: '/',
+    wildcard: false,
+    serve: existsSync(config.staticDir),
+    index: false,
+  });
+
+  app.useGlobalPipes(new ValidationPipe({ transform: true, whitelist: true, forbidUnknownValues: false }));
+  app.useGlobalFilters(new ApiExceptionFilter(config.staticDir));
+  app.enableShutdownHooks();
+
+  const doc = new DocumentBuilder()
+    .setTitle('Gatehouse management API')
+    .setDescription('Every answer is {success, message, data}. Sign in with the session cookie or an access token, plus New-Api-User.')
+    .setVersion(version)
+    .addCookieAuth('session')
+    .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'access-token')
+    .build();
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, doc), {
+    jsonDocumentUrl: 'api/docs-json',
+  });
+
+  await app.init();
+  await fastify.ready();
+  return app;
+}

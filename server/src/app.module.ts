@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from './common/common.module';
+import { EnvelopeInterceptor } from './common/http/envelope';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { buildDataSourceOptions } from './database/data-source';
+import { AuthModule } from './modules/auth/auth.module';
+import { LogModule } from './modules/log/log.module';
+import { OptionModule } from './modules/option/option.module';
+import { SetupModule } from './modules/setup/setup.module';
+import { StatusModule } from './modules/status/status.module';
+import { UserModule } from './modules/user/user.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        CommonModule,
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions(config.database),
+          // Only the master node migrates; slaves expect the schema to be there.
+          migrationsRun: config.nodeType === 'master',
+          migrationsTransactionMode: 'each',
+        }),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'auth', ttl: config.loginRateLimit.ttlSeconds * 1000, limit: config.loginRateLimit.limit }],
+        }),
+        OptionModule,
+        LogModule,
+        UserModule,
+        SetupModule,
+        AuthModule,
+        StatusModule,
+      ],
+      providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
+    };
+  }
+}

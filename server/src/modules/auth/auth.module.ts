@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { VerificationCode } from '../../database/entities';
+import { LogModule } from '../log/log.module';
+import { MailModule } from '../mail/mail.module';
+import { OptionModule } from '../option/option.module';
+import { SetupModule } from '../setup/setup.module';
+import { UserModule } from '../user/user.module';
+import { AuthController } from './auth.controller';
+import { AuthGuard } from './auth.guard';
+import { AuthService } from './auth.service';
+import { SessionService } from './session.service';
+import { TurnstileService } from './turnstile.service';
+import { VerificationService } from './verification.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([VerificationCode]), OptionModule, UserModule, SetupModule, MailModule, LogModule],
+  controllers: [AuthController],
+  providers: [
+    AuthService,
+    SessionService,
+    TurnstileService,
+    VerificationService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [AuthService, SessionService, VerificationService, TurnstileService],
+})
+export class AuthModule {}

@@ -1,0 +1,393 @@
+import { MessageKey } from '../../common/i18n/messages';
+import {
+  DEFAULT_CACHE_RATIO,
+  DEFAULT_COMPLETION_RATIO,
+  DEFAULT_MODEL_PRICE,
+  DEFAULT_MODEL_RATIO,
+} from './default-prices';
+
+export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'text' | 'url' | 'json';
+
+/** A validation failure: a message key plus its parameters. */
+export type OptionProblem = { key: MessageKey; params?: Record<string, unknown> };
+
+export interface OptionDef {
+  key: string;
+  kind: OptionKind;
+  default: string;
+  /** Write-only, encrypted at rest, never returned. */
+  secret?: boolean;
+  /** Only root may change it; admins see it read-only. */
+  rootOnly?: boolean;
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  /** Extra check of the parsed value. */
+  check?: (value: unknown, raw: string) => OptionProblem | null;
+  /** Normalises the raw string before it is stored (e.g. strip a trailing slash). */
+  normalize?: (raw: string) => string;
+}
+
+const bool = (key: string, dflt: boolean, extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'bool',
+  default: String(dflt),
+  ...extra,
+});
+const int = (key: string, dflt: number, min: number, max: number, extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'int',
+  default: String(dflt),
+  min,
+  max,
+  ...extra,
+});
+const float = (key: string, dflt: number, min: number, max: number, extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'float',
+  default: String(dflt),
+  min,
+  max,
+  ...extra,
+});
+const str = (key: string, dflt = '', extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'string',
+  default: dflt,
+  maxLength: 1024,
+  ...extra,
+});
+const text = (key: string, dflt = '', extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'text',
+  default: dflt,
+  maxLength: 1_000_000,
+  ...extra,
+});
+const stripSlash = (s: string) => s.trim().replace(/\/+$/, '');
+const url = (key: string, extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'url',
+  default: '',
+  maxLength: 2048,
+  normalize: stripSlash,
+  ...extra,
+});
+const json = (key: string, dflt: unknown, check: OptionDef['check'], extra: Partial<OptionDef> = {}): OptionDef => ({
+  key,
+  kind: 'json',
+  default: JSON.stringify(dflt),
+  maxLength: 2_000_000,
+  check,
+  ...extra,
+});
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const problem = (reason: string): OptionProblem => ({ key: 'field_invalid', params: { field: 'value', reason } });
+
+/** A JSON object whose values are finite numbers ≥ 0 (ratios, prices). */
+const numberMap =
+  (opts: { positive?: boolean } = {}) =>
+  (v: unknown): OptionProblem | null => {
+    if (!isPlainObject(v)) return problem('expected a JSON object of name → number');
+    for (const [name, n] of Object.entries(v)) {
+      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return problem(`"${name}" must be a number ≥ 0`);
+      if (opts.positive && n === 0) return { key: 'model_price_zero' };
+      if (n > 1e9) return problem(`"${name}" is too large`);
+    }
+    return null;
+  };
+
+const stringMap = (v: unknown): OptionProblem | null => {
+  if (!isPlainObject(v)) return problem('expected a JSON object of name → text');
+  for (const [name, s] of Object.entries(v)) if (typeof s !== 'string') return problem(`"${name}" must be text`);
+  return null;
+};
+
+const stringList = (v: unknown): OptionProblem | null =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string') ? null : problem('expected a JSON list of names');
+
+const objectAny = (v: unknown): OptionProblem | null => (isPlainObject(v) ? null : problem('expected a JSON object'));
+
+const groupGroupRatio = (v: unknown): OptionProblem | null => {
+  if (!isPlainObject(v)) return problem('expected {"user group": {"token group": ratio}}');
+  for (const inner of Object.values(v)) {
+    const p = numberMap()(inner);
+    if (p) return p;
+  }
+  return null;
+};
+
+const chats = (v: unknown): OptionProblem | null => {
+  if (!Array.isArray(v)) return problem('expected a JSON list of {"name": "url"}');
+  for (const item of v) {
+    if (!isPlainObject(item)) return problem('each chat link must be {"name": "url"}');
+    for (const link of Object.values(item)) if (typeof link !== 'string') return problem('chat link URLs must be text');
+  }
+  return null;
+};
+
+const payMethods = (v: unknown): OptionProblem | null => {
+  if (!Array.isArray(v)) return { key: 'pay_methods_not_json' };
+  for (const m of v) {
+    if (!isPlainObject(m) || typeof m.name !== 'string' || typeof m.type !== 'string')
+      return problem('each pay method needs "name" and "type"');
+  }
+  return null;
+};
+
+const domainList = (_v: unknown, raw: string): OptionProblem | null => {
+  const seen = new Set<string>();
+  for (const d of raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(d))
+      return { key: 'domain_invalid', params: { host: 'example.com' } };
+    if (seen.has(d)) return { key: 'domain_duplicate' };
+    seen.add(d);
+  }
+  return null;
+};
+
+const oneOf =
+  (...allowed: string[]) =>
+  (_v: unknown, raw: string): OptionProblem | null =>
+    allowed.includes(raw) ? null : problem(`must be one of ${allowed.join(', ')}`);
+
+const DEFAULT_KEYWORDS = [
+  'Your credit balance is too low',
+  'This organization has been disabled.',
+  'You exceeded your current quota',
+  'Permission denied',
+  'The security token included in the request is invalid',
+  'Operation not allowed',
+  'Your account is not authorized',
+].join('\n');
+
+const ROOT = { rootOnly: true } as const;
+const SECRET = { rootOnly: true, secret: true } as const;
+
+export const OPTION_DEFINITIONS: OptionDef[] = [
+  // access and sign-in
+  bool('PasswordLoginEnabled', true),
+  bool('PasswordRegisterEnabled', true),
+  bool('EmailVerificationEnabled', false),
+  bool('RegisterEnabled', true),
+  bool('GitHubOAuthEnabled', false),
+  bool('WeChatAuthEnabled', false),
+  bool('TelegramOAuthEnabled', false),
+  bool('LinuxDOOAuthEnabled', false),
+  bool('oidc.enabled', false),
+  bool('TurnstileCheckEnabled', false),
+  bool('EmailDomainRestrictionEnabled', false),
+  bool('EmailAliasRestrictionEnabled', false),
+  str('EmailDomainWhitelist', 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com', {
+    maxLength: 10000,
+    check: domainList,
+  }),
+  // mail (root only)
+  str('SMTPServer', '', ROOT),
+  int('SMTPPort', 587, 1, 65535, ROOT),
+  str('SMTPAccount', '', ROOT),
+  str('SMTPFrom', '', ROOT),
+  str('SMTPToken', '', SECRET),
+  bool('SMTPSSLEnabled', false, ROOT),
+  // integration credentials (root only; secrets write-only)
+  str('GitHubClientId', '', ROOT),
+  str('GitHubClientSecret', '', SECRET),
+  str('oidc.client_id', '', ROOT),
+  str('oidc.client_secret', '', SECRET),
+  url('oidc.well_known', { ...ROOT, check: (_v, raw) => (raw && !/^https?:\/\//i.test(raw) ? { key: 'well_known_invalid' } : null) }),
+  url('oidc.authorization_endpoint', ROOT),
+  url('oidc.token_endpoint', ROOT),
+  url('oidc.user_info_endpoint', ROOT),
+  str('LinuxDOClientId', '', ROOT),
+  str('LinuxDOClientSecret', '', SECRET),
+  url('WeChatServerAddress', ROOT),
+  str('WeChatServerToken', '', SECRET),
+  url('WeChatAccountQRCodeImageURL', ROOT),
+  str('TelegramBotToken', '', SECRET),
+  str('TelegramBotName', '', ROOT),
+  str('TurnstileSiteKey', '', ROOT),
+  str('TurnstileSecretKey', '', SECRET),
+  // server and payment (root only)
+  url('ServerAddress', ROOT),
+  url('WorkerUrl', ROOT),
+  str('WorkerValidKey', '', SECRET),
+  url('PayAddress', ROOT),
+  str('EpayId', '', ROOT),
+  str('EpayKey', '', SECRET),
+  url('CustomCallbackAddress', ROOT),
+  float('Price', 7.3, 0, 1e6, ROOT),
+  int('MinTopUp', 1, 0, 1e9, ROOT),
+  json('TopupGroupRatio', { default: 1, vip: 1, svip: 1 }, (v) => (numberMap()(v) ? { key: 'topup_ratio_not_json' } : null), ROOT),
+  json(
+    'PayMethods',
+    [
+      { name: '支付宝', color: 'rgba(var(--semi-blue-5), 1)', type: 'zfb' },
+      { name: '微信', color: 'rgba(var(--semi-green-5), 1)', type: 'wx' },
+    ],
+    payMethods,
+    ROOT,
+  ),
+  // site text
+  text('Notice'),
+  str('SystemName', 'Gatehouse', { maxLength: 128 }),
+  text('Logo', '', { maxLength: 2_000_000 }),
+  text('HomePageContent'),
+  text('About'),
+  text('Footer'),
+  // display and general
+  url('TopUpLink', ROOT),
+  url('general_setting.docs_link'),
+  float('QuotaPerUnit', 500000, 1, 1e12, ROOT),
+  int('RetryTimes', 0, 0, 10),
+  float('USDExchangeRate', 7.3, 0, 1e6),
+  bool('DisplayInCurrencyEnabled', true),
+  bool('DisplayTokenStatEnabled', true),
+  bool('DefaultCollapseSidebar', false),
+  bool('DemoSiteEnabled', false),
+  bool('SelfUseModeEnabled', false),
+  // drawing and tasks
+  bool('DrawingEnabled', false),
+  bool('TaskEnabled', true),
+  bool('MjNotifyEnabled', false),
+  bool('MjAccountFilterEnabled', false),
+  bool('MjForwardUrlEnabled', true),
+  bool('MjModeClearEnabled', false),
+  bool('MjActionCheckSuccessEnabled', true),
+  // moderation and logs
+  bool('CheckSensitiveEnabled', false),
+  bool('CheckSensitiveOnPromptEnabled', false),
+  text('SensitiveWords', 'test_sensitive'),
+  bool('LogConsumeEnabled', true),
+  // dashboard
+  bool('DataExportEnabled', true),
+  int('DataExportInterval', 5, 1, 1440),
+  str('DataExportDefaultTime', 'hour', { check: oneOf('hour', 'day', 'week') }),
+  // monitoring
+  float('ChannelDisableThreshold', 5, 0, 1e6),
+  int('QuotaRemindThreshold', 1000, 0, Number.MAX_SAFE_INTEGER),
+  bool('AutomaticDisableChannelEnabled', false),
+  bool('AutomaticEnableChannelEnabled', false),
+  text('AutomaticDisableKeywords', DEFAULT_KEYWORDS),
+  // quota
+  int('QuotaForNewUser', 0, 0, Number.MAX_SAFE_INTEGER),
+  int('PreConsumedQuota', 500, 0, Number.MAX_SAFE_INTEGER),
+  int('QuotaForInviter', 0, 0, Number.MAX_SAFE_INTEGER),
+  int('QuotaForInvitee', 0, 0, Number.MAX_SAFE_INTEGER),
+  // pricing and groups
+  json('ModelPrice', DEFAULT_MODEL_PRICE, numberMap({ positive: true })),
+  json('ModelRatio', DEFAULT_MODEL_RATIO, numberMap()),
+  json('CompletionRatio', DEFAULT_COMPLETION_RATIO, numberMap()),
+  json('CacheRatio', DEFAULT_CACHE_RATIO, numberMap()),
+  json('CacheCreationRatio', {}, numberMap()),
+  json('ImageRatio', {}, numberMap()),
+  json('AudioRatio', {}, numberMap()),
+  json('AudioCompletionRatio', {}, numberMap()),
+  json('GroupRatio', { default: 1, vip: 1, svip: 1 }, numberMap()),
+  json('UserUsableGroups', { default: '默认分组', vip: 'vip分组' }, stringMap),
+  json('GroupGroupRatio', {}, groupGroupRatio),
+  json('AutoGroups', ['default'], stringList),
+  bool('DefaultUseAutoGroup', false),
+  json('Chats', [], chats),
+  // rate limits
+  bool('ModelRequestRateLimitEnabled', false),
+  int('ModelRequestRateLimitCount', 0, -1, 1e9),
+  int('ModelRequestRateLimitSuccessCount', 1000, 1, 1e9),
+  int('ModelRequestRateLimitDurationMinutes', 1, 0, 1440),
+  int('StreamCacheQueueLength', 0, 0, 100000),
+  // models tab
+  json('gemini.safety_settings', {}, objectAny),
+  json('gemini.version_settings', { default: 'v1beta' }, stringMap),
+  json('gemini.supported_imagine_models', ['gemini-2.0-flash-exp-image-generation', 'gemini-2.0-flash-exp'], stringList),
+  bool('gemini.thinking_adapter_enabled', false),
+  float('gemini.thinking_adapter_budget_tokens_percentage', 0.6, 0.1, 1),
+  json('claude.model_headers_settings', {}, objectAny),
+  json('claude.default_max_tokens', { default: 8192 }, numberMap()),
+  bool('claude.thinking_adapter_enabled', true),
+  float('claude.thinking_adapter_budget_tokens_percentage', 0.8, 0.1, 1),
+  bool('global.pass_through_request_enabled', false),
+  bool('general_setting.ping_interval_enabled', false),
+  int('general_setting.ping_interval_seconds', 60, 1, 3600),
+];
+
+export const OPTION_INDEX: ReadonlyMap<string, OptionDef> = new Map(OPTION_DEFINITIONS.map((d) => [d.key, d]));
+
+/** Keys the reset-model-ratio action restores to their built-in defaults. */
+export const PRICE_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const;
+
+export function parseOptionValue(def: OptionDef, raw: string): unknown {
+  switch (def.kind) {
+    case 'bool':
+      return raw === 'true';
+    case 'int':
+    case 'float':
+      return Number(raw);
+    case 'json':
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return JSON.parse(def.default);
+      }
+    default:
+      return raw;
+  }
+}
+
+/** Checks a value an admin submitted; returns the normalised string to store, or the problem. */
+export function validateOptionValue(def: OptionDef, input: string): { value: string } | { problem: OptionProblem } {
+  const raw = def.normalize ? def.normalize(input) : input;
+  const invalid = (reason: string) => ({ problem: { key: 'option_invalid' as const, params: { key: def.key, reason } } });
+  if (def.maxLength !== undefined && raw.length > def.maxLength) return invalid(`longer than ${def.maxLength} characters`);
+  let parsed: unknown = raw;
+  switch (def.kind) {
+    case 'bool':
+      if (raw !== 'true' && raw !== 'false') return invalid('must be true or false');
+      break;
+    case 'int':
+    case 'float': {
+      const pattern = def.kind === 'int' ? /^-?\d+$/ : /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+      if (!pattern.test(raw.trim())) return invalid(def.kind === 'int' ? 'must be a whole number' : 'must be a number');
+      const n = Number(raw);
+      if (!Number.isFinite(n)) return invalid('must be a number');
+      if (def.min !== undefined && n < def.min) return invalid(`must be at least ${def.min}`);
+      if (def.max !== undefined && n > def.max) return invalid(`must be at most ${def.max}`);
+      parsed = n;
+      return finish(def, String(n), parsed);
+    }
+    case 'url':
+      if (raw && !isHttpUrl(raw)) return invalid('must be an http(s) URL');
+      break;
+    case 'json':
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        if (def.key === 'TopupGroupRatio') return { problem: { key: 'topup_ratio_not_json' } };
+        if (def.key === 'PayMethods') return { problem: { key: 'pay_methods_not_json' } };
+        return { problem: { key: 'option_not_json', params: { key: def.key } } };
+      }
+      break;
+  }
+  return finish(def, raw, parsed);
+}
+
+function finish(def: OptionDef, raw: string, parsed: unknown): { value: string } | { problem: OptionProblem } {
+  const p = def.check?.(parsed, raw);
+  if (p) {
+    if (p.key === 'field_invalid') {
+      return { problem: { key: 'option_invalid', params: { key: def.key, reason: String(p.params?.reason ?? '') } } };
+    }
+    return { problem: p };
+  }
+  return { value: raw };
+}
+
+export function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+}

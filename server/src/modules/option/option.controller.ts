@@ -1,0 +1,43 @@
+import { Body, Controller, Get, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import type { AuthUser } from '../../common/http/request-context';
+import { AdminOnly, CurrentUser } from '../auth/access.decorator';
+import { OptionService } from './option.service';
+
+export class UpdateOptionDto {
+  @ApiProperty() @IsString() key!: string;
+  @ApiProperty({ description: 'the value as text (booleans and numbers are accepted and stringified)' })
+  value!: unknown;
+  @ApiPropertyOptional({ description: 'with an empty value: clears a secret option' })
+  @IsOptional()
+  @IsBoolean()
+  clear?: boolean;
+}
+
+@ApiTags('options')
+@Controller('api/option')
+export class OptionController {
+  constructor(private readonly options: OptionService) {}
+
+  @Get()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Every option as {key, value}; secrets are never listed' })
+  list(@CurrentUser() me: AuthUser) {
+    return this.options.list(me.role);
+  }
+
+  @Put()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Changes one option (root-only keys need root)' })
+  async update(@CurrentUser() me: AuthUser, @Body() body: UpdateOptionDto) {
+    await this.options.update(body.key, body.value, me.role, body.clear === true);
+  }
+
+  @Post('rest_model_ratio')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Restores ModelPrice, ModelRatio, CompletionRatio and CacheRatio to the built-in defaults' })
+  async resetModelRatio() {
+    await this.options.resetPrices();
+  }
+}

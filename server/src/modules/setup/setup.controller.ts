@@ -1,0 +1,35 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { AllowBeforeSetup, Public } from '../auth/access.decorator';
+import { SetupService } from './setup.service';
+
+export class SetupDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() username?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() password?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() confirmPassword?: string;
+  @ApiPropertyOptional() @IsOptional() SelfUseModeEnabled?: boolean | string;
+  @ApiPropertyOptional() @IsOptional() DemoSiteEnabled?: boolean | string;
+}
+
+@ApiTags('setup')
+@Controller('api/setup')
+export class SetupController {
+  constructor(private readonly setup: SetupService) {}
+
+  @Get()
+  @Public()
+  @AllowBeforeSetup()
+  @ApiOperation({ summary: '{status, root_init, database_type}' })
+  status() {
+    return this.setup.status();
+  }
+
+  @Post()
+  @Public()
+  @AllowBeforeSetup()
+  @ApiOperation({ summary: 'Creates root and records the usage mode, once' })
+  async run(@Body() body: SetupDto) {
+    await this.setup.run(body ?? {});
+  }
+}

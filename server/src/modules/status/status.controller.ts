@@ -1,0 +1,50 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AllowBeforeSetup, Public, UserOnly } from '../auth/access.decorator';
+import { modelsByType } from '../channel/channel-types';
+import { StatusService } from './status.service';
+
+@ApiTags('status')
+@Controller('api')
+export class StatusController {
+  constructor(private readonly status: StatusService) {}
+
+  @Get('status')
+  @Public()
+  @AllowBeforeSetup()
+  @ApiOperation({ summary: 'The public status object the console caches' })
+  get() {
+    return this.status.publicStatus();
+  }
+
+  @Get('notice')
+  @Public()
+  @AllowBeforeSetup()
+  @ApiOperation({ summary: 'Site notice (markdown/HTML text)' })
+  notice(): string {
+    return this.status.text('Notice');
+  }
+
+  @Get('about')
+  @Public()
+  @AllowBeforeSetup()
+  @ApiOperation({ summary: 'About page text' })
+  about(): string {
+    return this.status.text('About');
+  }
+
+  @Get('home_page_content')
+  @Public()
+  @AllowBeforeSetup()
+  @ApiOperation({ summary: 'Home page content (markdown/HTML, or a URL shown in a frame)' })
+  home(): string {
+    return this.status.text('HomePageContent');
+  }
+
+  @Get('models')
+  @UserOnly()
+  @ApiOperation({ summary: 'Built-in model names per channel type: {"<type>": [models]}' })
+  models(): Record<string, string[]> {
+    return modelsByType();
+  }
+}

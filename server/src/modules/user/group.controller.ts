@@ -1,0 +1,17 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../auth/access.decorator';
+import { UserGroupsService } from './user-groups.service';
+
+@ApiTags('users')
+@Controller('api/group')
+export class GroupController {
+  constructor(private readonly groups: UserGroupsService) {}
+
+  @Get()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Group names (keys of GroupRatio)' })
+  list(): string[] {
+    return this.groups.allGroups();
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { CacheBus } from '../../common/cache-bus';
+import { User } from '../../database/entities';
+
+export interface UserSnapshot {
+  id: number;
+  username: string;
+  role: number;
+  status: number;
+  group: string;
+  deleted: boolean;
+  accessTokenHash: string | null;
+}
+
+const TTL_MS = 60_000;
+
+/**
+ * What authorization needs to know about a user, kept in memory. Every write to a user publishes on
+ * the cache bus, so a ban or a demotion applies to the next request on every node.
+ */
+@Injectable()
+export class UserCacheService implements OnModuleInit {
+  private readonly byId = new Map<number, { snap: UserSnapshot; at: number }>();
+  private readonly byTokenHash = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(User) private readonly repo: Repository<User>,
+    private readonly bus: CacheBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.on('users', (e) => {
+      if (e.keys.length === 0) {
+        this.byId.clear();
+        this.byTokenHash.clear();
+      } else for (const k of e.keys) this.forget(Number(k));
+    });
+  }
+
+  async get(id: number): Promise<UserSnapshot | null> {
+    const hit = this.byId.get(id);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.snap;
+    const user = await this.repo.findOneBy({ id });
+    if (!user) {
+      this.byId.delete(id);
+      return null;
+    }
+    return this.remember(user);
+  }
+
+  async findByAccessToken(hash: string): Promise<UserSnapshot | null> {
+    const id = this.byTokenHash.get(hash);
+    if (id !== undefined) {
+      const snap = await this.get(id);
+      if (snap?.accessTokenHash === hash) return snap;
+    }
+    const user = await this.repo.findOneBy({ access_token_hash: hash });
+    return user ? this.remember(user) : null;
+  }
+
+  /** Call after any write to a user row. */
+  invalidate(id: number): void {
+    this.forget(id);
+    this.bus.publish('users', [id]);
+  }
+
+  private forget(id: number): void {
+    const hit = this.byId.get(id);
+    if (hit?.snap.accessTokenHash) this.byTokenHash.delete(hit.snap.accessTokenHash);
+    this.byId.delete(id);
+  }
+
+  private remember(user: User): UserSnapshot {
+    const snap: UserSnapshot = {
+      id: user.id,
+      username: user.username,
+      role: user.role,
+      status: user.status,
+      group: user.group,
+      deleted: user.deleted_at !== null && user.deleted_at !== undefined,
+      accessTokenHash: user.access_token_hash,
+    };
+    this.byId.set(user.id, { snap, at: Date.now() });
+    if (snap.accessTokenHash) this.byTokenHash.set(snap.accessTokenHash, user.id);
+    return snap;
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { fail } from '../../common/app-error';
+import { Ability } from '../../database/entities';
+import { OptionService } from '../option/option.service';
+
+export interface GroupInfo {
+  ratio: number | null;
+  desc: string;
+}
+
+/** Which groups a user may pick for tokens, and which models those groups reach. */
+@Injectable()
+export class UserGroupsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly options: OptionService,
+  ) {}
+
+  /** The groups in GroupRatio (the admin's group list). */
+  allGroups(): string[] {
+    return Object.keys(this.options.json<Record<string, number>>('GroupRatio') ?? {});
+  }
+
+  /** UserUsableGroups plus the user's own group; `auto` (ratio null) when offered. */
+  usableGroups(userGroup: string): Record<string, GroupInfo> {
+    const ratios = this.options.json<Record<string, number>>('GroupRatio') ?? {};
+    const usable = this.options.json<Record<string, string>>('UserUsableGroups') ?? {};
+    const out: Record<string, GroupInfo> = {};
+    const autoOffered = 'auto' in usable || this.options.bool('DefaultUseAutoGroup');
+    if (autoOffered) out.auto = { ratio: null, desc: usable.auto ?? '自动选择 / auto' };
+    for (const [name, desc] of Object.entries(usable)) {
+      if (name === 'auto') continue;
+      out[name] = { ratio: ratios[name] ?? 1, desc };
+    }
+    if (!(userGroup in out)) out[userGroup] = { ratio: ratios[userGroup] ?? 1, desc: userGroup };
+    return out;
+  }
+
+  /** Model names served by enabled channels in the user's usable groups, or in one of them. */
+  async models(userGroup: string, only?: string): Promise<string[]> {
+    const usable = this.usableGroups(userGroup);
+    let groups: string[];
+    if (only) {
+      if (!(only in usable)) throw fail('group_invalid');
+      groups = only === 'auto' ? (this.options.json<string[]>('AutoGroups') ?? []) : [only];
+    } else {
+      groups = Object.keys(usable).filter((g) => g !== 'auto');
+      if ('auto' in usable) groups.push(...(this.options.json<string[]>('AutoGroups') ?? []));
+    }
+    if (!groups.length) return [];
+    const rows = await this.ds
+      .getRepository(Ability)
+      .createQueryBuilder('a')
+      .select('DISTINCT a.model', 'model')
+      .where('a.group IN (:...groups)', { groups: [...new Set(groups)] })
+      .andWhere('a.enabled = :enabled', { enabled: true })
+      .getRawMany<{ model: string }>();
+    return rows.map((r) => r.model).sort();
+  }
+}

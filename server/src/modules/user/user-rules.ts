@@ -1,0 +1,48 @@
+import { fail } from '../../common/app-error';
+
+/** Server-side account rules shared by registration, setup, admin creation and password changes. */
+export const USERNAME_MAX = 12;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 20;
+export const DISPLAY_NAME_MAX = 20;
+
+export function checkUsername(raw: unknown): string {
+  const username = typeof raw === 'string' ? raw.trim() : '';
+  if (!username) throw fail('username_password_required');
+  if ([...username].length > USERNAME_MAX) throw fail('username_too_long');
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]/.test(username)) throw fail('username_invalid');
+  return username;
+}
+
+export function checkPassword(raw: unknown): string {
+  const password = typeof raw === 'string' ? raw : '';
+  if (!password) throw fail('username_password_required');
+  if (password.length < PASSWORD_MIN) throw fail('password_too_short');
+  if (password.length > PASSWORD_MAX) throw fail('password_too_long');
+  return password;
+}
+
+export function checkDisplayName(raw: unknown, fallback: string): string {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (typeof raw !== 'string') throw fail('field_invalid', { field: 'display_name', reason: 'must be text' });
+  const name = raw.trim();
+  if ([...name].length > DISPLAY_NAME_MAX) throw fail('display_name_too_long');
+  return name || fallback;
+}
+
+const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+export function checkEmail(raw: unknown): string {
+  const email = typeof raw === 'string' ? raw.trim() : '';
+  if (!email) throw fail('email_required');
+  if (email.length > 254 || !EMAIL.test(email)) throw fail('email_invalid');
+  return email.toLowerCase();
+}
+
+/** A quota amount: a whole number within the 64-bit range we can represent exactly. */
+export function checkQuota(raw: unknown, { allowNegative = false } = {}): number {
+  const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || (!allowNegative && n < 0)) throw fail('quota_invalid');
+  return n;
+}

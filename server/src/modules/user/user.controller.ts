@@ -1,0 +1,129 @@
+import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../../common/http/request-context';
+import { parsePage } from '../../common/pagination';
+import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { AffTransferDto, CreateUserDto, DeleteSelfDto, ManageUserDto, UpdateSelfDto, UpdateUserDto, UserSettingDto } from './user.dto';
+import { mergeSetting, parseSetting } from './user-setting';
+import { UserGroupsService } from './user-groups.service';
+import { UserService } from './user.service';
+
+@ApiTags('users')
+@Controller('api/user')
+export class UserController {
+  constructor(
+    private readonly users: UserService,
+    private readonly groups: UserGroupsService,
+  ) {}
+
+  // ---- self ----
+
+  @Get('self')
+  @UserOnly()
+  @ApiOperation({ summary: 'The signed-in user (no password or access token)' })
+  self(@CurrentUser() me: AuthUser) {
+    return this.users.selfView(me.id);
+  }
+
+  @Put('self')
+  @UserOnly()
+  @ApiOperation({ summary: 'Changes display_name and/or password (original_password needed)' })
+  async updateSelf(@CurrentUser() me: AuthUser, @Body() body: UpdateSelfDto) {
+    await this.users.updateSelf(me, body);
+  }
+
+  @Delete('self')
+  @UserOnly()
+  @ApiOperation({ summary: 'Deregisters the own account; body {username} must equal the account name' })
+  async deleteSelf(@CurrentUser() me: AuthUser, @Body() body: DeleteSelfDto, @Query('username') username?: string) {
+    await this.users.deleteSelf(me, body?.username ?? username);
+  }
+
+  @Get('token')
+  @UserOnly()
+  @ApiOperation({ summary: 'Issues a new system access token (the old one stops working)' })
+  token(@CurrentUser() me: AuthUser) {
+    return this.users.regenerateAccessToken(me.id);
+  }
+
+  @Get('aff')
+  @UserOnly()
+  @ApiOperation({ summary: 'The invitation code' })
+  aff(@CurrentUser() me: AuthUser) {
+    return this.users.affCode(me.id);
+  }
+
+  @Post('aff_transfer')
+  @UserOnly()
+  @ApiOperation({ summary: 'Moves invitation earnings into the balance (at least one unit)' })
+  async affTransfer(@CurrentUser() me: AuthUser, @Body() body: AffTransferDto) {
+    await this.users.affTransfer(me, body.quota);
+  }
+
+  @Put('setting')
+  @UserOnly()
+  @ApiOperation({ summary: 'Notification settings' })
+  async setting(@CurrentUser() me: AuthUser, @Body() body: UserSettingDto) {
+    const user = await this.users.mustFind(me.id);
+    await this.users.saveSetting(me.id, { ...mergeSetting(parseSetting(user.setting), body) });
+  }
+
+  @Get('self/groups')
+  @UserOnly()
+  @ApiOperation({ summary: 'Groups the user may choose: {group: {ratio, desc}}' })
+  selfGroups(@CurrentUser() me: AuthUser) {
+    return this.groups.usableGroups(me.group);
+  }
+
+  @Get('models')
+  @UserOnly()
+  @ApiOperation({ summary: 'Model names the user can call (optionally in one group)' })
+  models(@CurrentUser() me: AuthUser, @Query('group') group?: string) {
+    return this.groups.models(me.group, group || undefined);
+  }
+
+  // ---- admin ----
+
+  @Get()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Paged user list' })
+  list(@Query() query: Record<string, unknown>) {
+    return this.users.list(parsePage(query));
+  }
+
+  @Get('search')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Search by keyword (id, username, email, display name) and group' })
+  search(@Query() query: Record<string, unknown>) {
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    return this.users.search(str(query.keyword), str(query.group), parsePage(query));
+  }
+
+  @Post('manage')
+  @AdminOnly()
+  @ApiOperation({ summary: 'promote, demote, disable, enable, delete or add_quota' })
+  manage(@CurrentUser() me: AuthUser, @Body() body: ManageUserDto) {
+    return this.users.manage(me, body);
+  }
+
+  @Post()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Creates an ordinary user' })
+  async create(@Body() body: CreateUserDto) {
+    await this.users.adminCreate(body);
+  }
+
+  @Put()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Updates username, display name, password, group and quota (as a delta)' })
+  update(@CurrentUser() me: AuthUser, @Body() body: UpdateUserDto) {
+    return this.users.adminUpdate(me, body);
+  }
+
+  @Get(':id')
+  @AdminOnly()
+  @ApiOperation({ summary: 'One user' })
+  get(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    return this.users.getForAdmin(me, id);
+  }
+}

@@ -1,0 +1,70 @@
+import { User } from '../../database/entities';
+
+/** A user as the API shows it: never the password hash or the access token. */
+export interface UserView {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  group: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  github_id: string;
+  oidc_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  linux_do_id: string;
+  setting: string;
+  created_at: number;
+  DeletedAt: string | null;
+}
+
+/** Keys of the user's own notification settings that are secret: kept but not shown. */
+const HIDDEN_SETTING_KEYS = ['webhook_secret'];
+
+export function publicSetting(setting: string | null): string {
+  if (!setting) return '';
+  try {
+    const parsed = JSON.parse(setting) as Record<string, unknown>;
+    for (const k of HIDDEN_SETTING_KEYS) if (k in parsed) parsed[k] = '';
+    return JSON.stringify(parsed);
+  } catch {
+    return '';
+  }
+}
+
+export function toUserView(u: User): UserView {
+  return {
+    id: u.id,
+    username: u.username,
+    display_name: u.display_name,
+    role: u.role,
+    status: u.status,
+    email: u.email ?? '',
+    group: u.group,
+    quota: u.quota,
+    used_quota: u.used_quota,
+    request_count: u.request_count,
+    aff_code: u.aff_code,
+    aff_count: u.aff_count,
+    aff_quota: u.aff_quota,
+    aff_history_quota: u.aff_history_quota,
+    inviter_id: u.inviter_id,
+    github_id: u.github_id ?? '',
+    oidc_id: u.oidc_id ?? '',
+    wechat_id: u.wechat_id ?? '',
+    telegram_id: u.telegram_id ?? '',
+    linux_do_id: u.linux_do_id ?? '',
+    setting: publicSetting(u.setting),
+    created_at: u.created_at,
+    DeletedAt: u.deleted_at ? new Date(u.deleted_at * 1000).toISOString() : null,
+  };
+}
