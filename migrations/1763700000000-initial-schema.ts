@@ -288,7 +288,10 @@ export class InitialSchema1763700000000 implements MigrationInterface {
       ],
     );
 
-    await create('setups', [c.id(), c.str('version', 50), c.bigint('initialized_at')]);
+    // `singleton` is always 1 and unique: a second, concurrent setup fails on it.
+    await create('setups', [c.id(), c.int('singleton', 1), c.str('version', 50), c.bigint('initialized_at')], [
+      idx('setups', ['singleton'], true),
+    ]);
 
     await create(
       'verification_codes',

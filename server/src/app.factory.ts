@@ -55,6 +55,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     void reply.header(REQUEST_ID_HEADER, req.id);
     done();
   });
+  // The API answers 200 for success (Nest's default for POST would be 201).
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
+    if (reply.statusCode === 201) void reply.code(200);
+    done(null, payload);
+  });
   fastify.addHook('onResponse', (req, reply, done) => {
     logger.debug?.(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms [${req.id}]`, 'Http');
     done();

@@ -20,6 +20,8 @@ export class QuotaData {
 @Entity('setups')
 export class Setup {
   @PrimaryGeneratedColumn() id!: number;
+  /** Always 1, under a unique index: the database itself refuses a second setup. */
+  @Column({ type: 'int', default: 1 }) singleton!: number;
   @Column({ type: 'varchar', length: 50, default: '' }) version!: string;
   @BigIntColumn({ name: 'initialized_at' }) initialized_at!: number;
 }

@@ -64,8 +64,8 @@ export class SetupService {
     const passwordHash = rootUser ? await this.users.hashPassword(rootUser.password) : '';
     try {
       await this.ds.transaction(async (m) => {
-        // A fixed id makes a second, concurrent setup fail on the primary key.
-        await m.insert(Setup, { id: 1, version, initialized_at: nowSeconds() });
+        // The unique `singleton` column makes a second, concurrent setup fail here.
+        await m.insert(Setup, { singleton: 1, version, initialized_at: nowSeconds() });
         if (rootUser) {
           await this.users.insertUser(m, {
             username: rootUser.username,

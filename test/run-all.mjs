@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Runs every suite (server Jest projects, console workspaces' Vitest) and prints one closing line
+// "N passed, N failed" that totals them all. Exits non-zero when anything failed or a runner broke.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, '.test-out');
+mkdirSync(out, { recursive: true });
+const extra = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let broken = false;
+
+function run(name, cmd, args, resultFile, parse) {
+  console.log(`\n=== ${name} ===`);
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim() };
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  if (!existsSync(resultFile)) {
+    console.error(`${name}: no result file (exit ${r.status})`);
+    broken = true;
+    return;
+  }
+  const counts = parse(JSON.parse(readFileSync(resultFile, 'utf8')));
+  passed += counts.passed;
+  failed += counts.failed;
+  if (r.status !== 0 && counts.failed === 0) {
+    console.error(`${name}: runner exited ${r.status} with no failed test (suite error)`);
+    broken = true;
+  }
+}
+
+const jestFile = join(out, 'jest.json');
+run('server (jest)', 'npx', ['jest', '--json', `--outputFile=${jestFile}`, ...extra], jestFile, (j) => ({
+  passed: j.numPassedTests,
+  failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
+}));
+
+if (!extra.length) {
+  for (const ws of ['console-kit', 'host-app']) {
+    const pkg = join(root, ws, 'package.json');
+    if (!existsSync(pkg) || !JSON.parse(readFileSync(pkg, 'utf8')).scripts?.test) continue;
+    const file = join(out, `${ws}.json`);
+    run(`${ws} (vitest)`, 'npm', ['run', 'test', '--workspace', ws, '--', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, (j) => ({
+      passed: j.numPassedTests,
+      failed: j.numFailedTests + (j.numFailedTestSuites && !j.numFailedTests ? j.numFailedTestSuites : 0),
+    }));
+  }
+}
+
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || broken ? 1 : 0);

@@ -1,0 +1,1 @@
+process.env.GATEHOUSE_TEST_DB = 'postgres';

@@ -1,0 +1,127 @@
+import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../server/src/app.factory';
+import { AppConfig, loadConfig } from '../../server/src/config/app-config';
+import { freshDatabase, FreshDatabase, TestDriver } from './databases';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  url: string;
+  config: AppConfig;
+  ds: DataSource;
+  db: FreshDatabase;
+  close(): Promise<void>;
+}
+
+/** Test defaults: quick bcrypt, a generous sign-in rate limit, and 127.0.0.1 trusted to forward client IPs. */
+const TEST_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  SESSION_SECRET: 'test-session-secret-0123456789',
+  CRYPTO_SECRET: 'test-crypto-secret-0123456789',
+  BCRYPT_COST: '4',
+  LOGIN_RATE_LIMIT: '10000',
+  TRUSTED_PROXIES: '127.0.0.1,::1,::ffff:127.0.0.1',
+  LOG_LEVEL: 'error',
+  STATIC_DIR: '/nonexistent-static-dir',
+};
+
+/** Boots the whole server on a random port over a fresh database of the current driver. */
+export async function startApp(env: Record<string, string> = {}, driver?: TestDriver): Promise<TestApp> {
+  const db = await freshDatabase(driver);
+  const config = loadConfig({ ...TEST_ENV, ...db.env, ...env }, { quiet: true });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    url,
+    config,
+    ds: app.get(DataSource),
+    db,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** A browser-like client: keeps cookies and sends New-Api-User once signed in. */
+export class ApiClient {
+  readonly agent: ReturnType<typeof request.agent>;
+  userId: number | null = null;
+  token: string | null = null;
+  ip = '127.0.0.1';
+
+  constructor(readonly url: string) {
+    this.agent = request.agent(url);
+  }
+
+  private call(method: Method, path: string) {
+    let r = this.agent[method](path).set('X-Forwarded-For', this.ip);
+    if (this.userId !== null) r = r.set('New-Api-User', String(this.userId));
+    if (this.token) r = r.set('Authorization', `Bearer ${this.token}`);
+    return r;
+  }
+
+  get(path: string) {
+    return this.call('get', path);
+  }
+  post(path: string, body?: unknown) {
+    return this.call('post', path).send(body as object);
+  }
+  put(path: string, body?: unknown) {
+    return this.call('put', path).send(body as object);
+  }
+  delete(path: string, body?: unknown) {
+    const r = this.call('delete', path);
+    return body === undefined ? r : r.send(body as object);
+  }
+
+  async login(username: string, password: string): Promise<this> {
+    const res = await this.post('/api/user/login', { username, password });
+    if (!res.body.success) throw new Error(`login ${username} failed: ${res.body.message}`);
+    this.userId = res.body.data.id;
+    return this;
+  }
+}
+
+export const ROOT = { username: 'root', password: 'root-pass-1' };
+
+/** Runs the setup wizard and returns a signed-in root client. */
+export async function setupRoot(t: TestApp): Promise<ApiClient> {
+  const res = await request(t.url)
+    .post('/api/setup')
+    .send({ username: ROOT.username, password: ROOT.password, confirmPassword: ROOT.password });
+  if (!res.body.success) throw new Error(`setup failed: ${res.body.message}`);
+  return new ApiClient(t.url).login(ROOT.username, ROOT.password);
+}
+
+let counter = 0;
+/** A unique username of at most 12 characters. */
+export function uname(prefix = 'u'): string {
+  counter += 1;
+  return `${prefix}${process.pid % 1000}${counter}`.slice(0, 12);
+}
+
+/** Creates a user through the admin API (and promotes it to admin when asked); returns a signed-in client. */
+export async function makeUser(
+  t: TestApp,
+  root: ApiClient,
+  opts: { role?: 'user' | 'admin'; username?: string; password?: string } = {},
+): Promise<ApiClient & { username: string; password: string }> {
+  const username = opts.username ?? uname();
+  const password = opts.password ?? 'password-1';
+  const created = await root.post('/api/user/', { username, password, display_name: username });
+  if (!created.body.success) throw new Error(`create ${username}: ${created.body.message}`);
+  const client = await new ApiClient(t.url).login(username, password);
+  if (opts.role === 'admin') {
+    const r = await root.post('/api/user/manage', { id: client.userId, action: 'promote' });
+    if (!r.body.success) throw new Error(`promote ${username}: ${r.body.message}`);
+  }
+  return Object.assign(client, { username, password });
+}
