@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn, BoolColumn, floatTransformer, LongTextColumn } from '../columns';
 
-export enum ChannelStatus {
-  Enabled = 1,
-  ManuallyDisabled = 2,
-  AutoDisabled = 3,
-}
+export const ChannelStatus = {
+  Enabled: 1,
+  ManuallyDisabled: 2,
+  AutoDisabled: 3,
+} as const;
+export type ChannelStatus = (typeof ChannelStatus)[keyof typeof ChannelStatus];
 
 @Entity('channels')
 export class Channel {

@@ -1,14 +1,15 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
 
-export enum LogType {
-  Unknown = 0,
-  TopUp = 1,
-  Consume = 2,
-  Manage = 3,
-  System = 4,
-  Error = 5,
-}
+export const LogType = {
+  Unknown: 0,
+  TopUp: 1,
+  Consume: 2,
+  Manage: 3,
+  System: 4,
+  Error: 5,
+} as const;
+export type LogType = (typeof LogType)[keyof typeof LogType];
 
 @Entity('logs')
 export class LogEntry {

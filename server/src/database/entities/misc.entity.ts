@@ -26,11 +26,12 @@ export class Setup {
   @BigIntColumn({ name: 'initialized_at' }) initialized_at!: number;
 }
 
-export enum CodePurpose {
-  Register = 'register',
-  Bind = 'bind',
-  Reset = 'reset',
-}
+export const CodePurpose = {
+  Register: 'register',
+  Bind: 'bind',
+  Reset: 'reset',
+} as const;
+export type CodePurpose = (typeof CodePurpose)[keyof typeof CodePurpose];
 
 /** Single-use codes sent by email (registration, binding, password reset). */
 @Entity('verification_codes')

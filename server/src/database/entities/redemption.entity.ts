@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn } from '../columns';
 
-export enum RedemptionStatus {
-  Unused = 1,
-  Disabled = 2,
-  Used = 3,
-}
+export const RedemptionStatus = {
+  Unused: 1,
+  Disabled: 2,
+  Used: 3,
+} as const;
+export type RedemptionStatus = (typeof RedemptionStatus)[keyof typeof RedemptionStatus];
 
 @Entity('redemptions')
 export class Redemption {

@@ -1,12 +1,13 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
 
-export enum TokenStatus {
-  Enabled = 1,
-  Disabled = 2,
-  Expired = 3,
-  Exhausted = 4,
-}
+export const TokenStatus = {
+  Enabled: 1,
+  Disabled: 2,
+  Expired: 3,
+  Exhausted: 4,
+} as const;
+export type TokenStatus = (typeof TokenStatus)[keyof typeof TokenStatus];
 
 @Entity('tokens')
 export class Token {

@@ -1,17 +1,19 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn, LongTextColumn } from '../columns';
 
-export enum Role {
-  Guest = 0,
-  User = 1,
-  Admin = 10,
-  Root = 100,
-}
+export const Role = {
+  Guest: 0,
+  User: 1,
+  Admin: 10,
+  Root: 100,
+} as const;
+export type Role = (typeof Role)[keyof typeof Role];
 
-export enum UserStatus {
-  Enabled = 1,
-  Disabled = 2,
-}
+export const UserStatus = {
+  Enabled: 1,
+  Disabled: 2,
+} as const;
+export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
 
 @Entity('users')
 export class User {

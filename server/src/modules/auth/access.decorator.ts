@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { Role } from '../../database/entities';
 
-export type AccessLevel = 'public' | Role.User | Role.Admin | Role.Root;
+/** 'public', or the least role (1 user, 10 admin, 100 root). */
+export type AccessLevel = 'public' | Role;
 
 export const ACCESS_LEVEL = 'gatehouse:access';
 export const BEFORE_SETUP = 'gatehouse:before-setup';

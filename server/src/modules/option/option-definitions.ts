@@ -376,7 +376,7 @@ function finish(def: OptionDef, raw: string, parsed: unknown): { value: string }
   const p = def.check?.(parsed, raw);
   if (p) {
     if (p.key === 'field_invalid') {
-      return { problem: { key: 'option_invalid', params: { key: def.key, reason: String(p.params?.reason ?? '') } } };
+      return { problem: { key: 'option_invalid', params: { key: def.key, reason: p.params?.reason } } };
     }
     return { problem: p };
   }

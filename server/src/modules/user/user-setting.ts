@@ -16,7 +16,7 @@ export function parseSetting(raw: string | null): Partial<UserSetting> {
   if (!raw) return {};
   try {
     const v = JSON.parse(raw) as unknown;
-    return typeof v === 'object' && v !== null ? (v as Partial<UserSetting>) : {};
+    return typeof v === 'object' && v !== null ? (v) : {};
   } catch {
     return {};
   }

@@ -103,7 +103,7 @@ export class UserService {
     try {
       const result = await m.getRepository(User).insert(row);
       const id = Number(result.identifiers[0].id);
-      return (await m.getRepository(User).findOneByOrFail({ id })) as User;
+      return (await m.getRepository(User).findOneByOrFail({ id }));
     } catch (e) {
       if (isUniqueViolation(e)) throw fail(violatedColumn(e) === 'email' ? 'email_taken' : 'username_taken');
       throw e;
