@@ -48,6 +48,24 @@ export async function startApp(env: Record<string, string> = {}, driver?: TestDr
   };
 }
 
+/** A second node on the same database (no new database; closing it leaves the data alone). */
+export async function startNode(t: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ ...TEST_ENV, ...t.db.env, ...env }, { quiet: true });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    url: `http://127.0.0.1:${address.port}`,
+    config,
+    ds: app.get(DataSource),
+    db: t.db,
+    close: () => app.close(),
+  };
+}
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
 type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** A browser-like client: keeps cookies and sends New-Api-User once signed in. */

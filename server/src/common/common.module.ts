@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { CacheBus } from './cache-bus';
 import { CryptoService } from './crypto.service';
+import { RedisBusService } from './redis-bus.service';
 
 @Global()
-@Module({ providers: [CacheBus, CryptoService], exports: [CacheBus, CryptoService] })
+@Module({ providers: [CacheBus, CryptoService, RedisBusService], exports: [CacheBus, CryptoService] })
 export class CommonModule {}

@@ -18,6 +18,8 @@ export interface AppConfig {
   dataDir: string;
   database: DatabaseConfig;
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel (lets several deployments share one Redis). */
+  redisPrefix: string;
   sessionSecret: string;
   cryptoSecret: string;
   nodeType: 'master' | 'slave';
@@ -95,6 +97,7 @@ export function loadConfig(
     dataDir,
     database,
     redisUrl: dto.REDIS_CONN_STRING ?? null,
+    redisPrefix: dto.REDIS_PREFIX ?? 'gatehouse',
     sessionSecret,
     cryptoSecret,
     nodeType: (dto.NODE_TYPE ?? 'master') as AppConfig['nodeType'],

@@ -11,6 +11,7 @@ export class EnvDto {
   @IsOptional() @IsString() SQL_DSN?: string;
   @IsOptional() @IsString() SQLITE_PATH?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }) REDIS_CONN_STRING?: string;
+  @IsOptional() @Matches(/^[\w:.-]{1,64}$/, { message: 'letters, digits, _ : . - only' }) REDIS_PREFIX?: string;
   @IsOptional() @MinLength(16, { message: 'must be at least 16 characters' }) SESSION_SECRET?: string;
   @IsOptional() @MinLength(16, { message: 'must be at least 16 characters' }) CRYPTO_SECRET?: string;
   @IsOptional() @IsIn(['master', 'slave']) NODE_TYPE?: string;

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser } from '../auth/access.decorator';
 import { OptionService } from './option.service';
@@ -8,6 +8,7 @@ import { OptionService } from './option.service';
 export class UpdateOptionDto {
   @ApiProperty() @IsString() key!: string;
   @ApiProperty({ description: 'the value as text (booleans and numbers are accepted and stringified)' })
+  @Allow() // checked per key by the option registry
   value!: unknown;
   @ApiPropertyOptional({ description: 'with an empty value: clears a secret option' })
   @IsOptional()
