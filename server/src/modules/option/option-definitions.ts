@@ -356,9 +356,13 @@ export function validateOptionValue(def: OptionDef, input: string): { value: str
       parsed = n;
       return finish(def, String(n), parsed);
     }
-    case 'url':
+    case 'url': {
+      // A key's own check speaks first (it carries the spec's message, e.g. for the Well-Known URL).
+      const own = raw ? def.check?.(raw, raw) : null;
+      if (own) return { problem: own };
       if (raw && !isHttpUrl(raw)) return invalid('must be an http(s) URL');
-      break;
+      return { value: raw };
+    }
     case 'json':
       try {
         parsed = JSON.parse(raw);

@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'gh-config-'));
+
+  it('has working defaults', () => {
+    const cwd = dir();
+    const c = loadConfig({}, { cwd, quiet: true });
+    expect(c.port).toBe(3000);
+    expect(c.database).toEqual({ type: 'sqlite', path: join(cwd, 'data', 'gatehouse.db') });
+    expect(c.nodeType).toBe('master');
+    expect(c.cryptoSecret).toBe(c.sessionSecret);
+  });
+
+  it('generates a session secret once and reuses it from the data folder', () => {
+    const cwd = dir();
+    const first = loadConfig({}, { cwd, quiet: true }).sessionSecret;
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(join(cwd, 'data', '.session_secret'), 'utf8').trim()).toBe(first);
+    expect(loadConfig({}, { cwd, quiet: true }).sessionSecret).toBe(first);
+  });
+
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', NODE_TYPE: 'boss', SESSION_SECRET: 'short', REDIS_CONN_STRING: 'http://x' }, { cwd: dir(), quiet: true });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const msg = (error as Error).message;
+    for (const key of ['PORT', 'NODE_TYPE', 'SESSION_SECRET', 'REDIS_CONN_STRING']) expect(msg).toContain(key);
+  });
+
+  it('reports a malformed SQL_DSN as a configuration error', () => {
+    expect(() => loadConfig({ SQL_DSN: 'nonsense', SESSION_SECRET: 'x'.repeat(16) }, { cwd: dir(), quiet: true })).toThrow(ConfigError);
+  });
+
+  it('splits trusted proxies', () => {
+    const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.1, 10.0.0.0/8 ,', SESSION_SECRET: 'x'.repeat(16) }, { cwd: dir(), quiet: true });
+    expect(c.trustedProxies).toEqual(['10.0.0.1', '10.0.0.0/8']);
+  });
+});
