@@ -17,7 +17,7 @@ describe('parsePage', () => {
 
 describe('escapeLike', () => {
   it('escapes wildcards and the escape character', () => {
-    expect(escapeLike('50%_off\\')).toBe('50\\%\\_off\\\\');
+    expect(escapeLike('50%_off!\\')).toBe('50!%!_off!!\\');
     expect(escapeLike('plain')).toBe('plain');
   });
 });

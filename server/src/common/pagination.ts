@@ -32,9 +32,13 @@ export function pageOf<T>(items: T[], total: number, q: PageQuery): Page<T> {
   return { items, total, page: q.page, page_size: q.pageSize };
 }
 
-/** Escapes LIKE wildcards so user input matches literally; use with `ESCAPE '\\'`. */
+/**
+ * Escapes LIKE wildcards so user input matches literally; use with LIKE_ESCAPE. The escape character is
+ * `!`, not a backslash: in MySQL/MariaDB string literals a backslash escapes the closing quote, so
+ * `ESCAPE '\\'` is a syntax error there.
+ */
 export function escapeLike(input: string): string {
-  return input.replace(/[\\%_]/g, (c) => '\\' + c);
+  return input.replace(/[!%_]/g, (c) => '!' + c);
 }
 
-export const LIKE_ESCAPE = "ESCAPE '\\'";
+export const LIKE_ESCAPE = "ESCAPE '!'";

@@ -1,0 +1,112 @@
+import { lookup as dnsLookup, LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, Dispatcher, request } from 'undici';
+
+/** Decides whether an address may be connected to. */
+export type AddressPolicy = (ip: string) => boolean;
+
+/** Only globally routable unicast addresses: no loopback, private, link-local, CGNAT, multicast, reserved... */
+export const publicOnly: AddressPolicy = (ip) => {
+  if (!ipaddr.isValid(ip)) return false;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return addr.range() === 'unicast';
+};
+
+export const anyAddress: AddressPolicy = () => true;
+
+export class BlockedAddressError extends Error {
+  constructor(readonly target: string) {
+    super(`refused to connect to a non-public address (${target})`);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+export interface SafeRequestOptions {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  maxBytes?: number;
+}
+
+export interface SafeResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  url: string;
+}
+
+/**
+ * The one client for outbound calls whose address a user can influence (webhooks, image URLs, OIDC
+ * discovery). Every hop is resolved and checked against the policy; the socket connects to the very
+ * address that was checked (no second DNS answer can sneak in), and redirects are followed by hand so
+ * each new target is checked again.
+ */
+export class SafeHttpClient {
+  private readonly agent: Dispatcher;
+
+  constructor(private readonly policy: AddressPolicy = publicOnly) {
+    this.agent = new Agent({
+      connect: {
+        lookup: (hostname, options, callback) => {
+          dnsLookup(hostname, { all: true, family: options.family }, (err, addresses: LookupAddress[]) => {
+            if (err) return callback(err, '', 4);
+            const allowed = addresses.find((a) => this.policy(a.address));
+            if (!allowed) return callback(new BlockedAddressError(hostname), '', 4);
+            callback(null, allowed.address, allowed.family);
+          });
+        },
+      },
+    });
+  }
+
+  async fetch(url: string, opts: SafeRequestOptions = {}): Promise<SafeResponse> {
+    let current = new URL(url);
+    const maxRedirects = opts.maxRedirects ?? 5;
+    for (let hop = 0; ; hop++) {
+      this.checkUrl(current);
+      const res = await request(current, {
+        dispatcher: this.agent,
+        method: hop === 0 ? (opts.method ?? 'GET') : 'GET',
+        headers: opts.headers,
+        body: hop === 0 ? opts.body : undefined,
+        headersTimeout: opts.timeoutMs ?? 10_000,
+        bodyTimeout: opts.timeoutMs ?? 10_000,
+      });
+      const location = res.headers.location;
+      if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
+        await res.body.dump();
+        if (hop >= maxRedirects) throw new Error('too many redirects');
+        current = new URL(location, current);
+        continue;
+      }
+      const body = await readLimited(res.body, opts.maxBytes ?? 1024 * 1024);
+      return { status: res.statusCode, headers: res.headers, body, url: current.toString() };
+    }
+  }
+
+  /** Scheme and literal-IP checks (a literal IP skips DNS, so the lookup hook would not see it). */
+  private checkUrl(u: URL): void {
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported scheme ${u.protocol}`);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !this.policy(host)) throw new BlockedAddressError(host);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+async function readLimited(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) throw new Error(`response larger than ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
