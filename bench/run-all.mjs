@@ -1,0 +1,12 @@
+// Runs every benchmark in this folder (files named *.bench.mjs) one after another. Build first: npm run build.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+
+const dir = new URL('.', import.meta.url).pathname;
+let failed = false;
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+  console.log(`\n### ${file}`);
+  const r = spawnSync(process.execPath, [dir + file], { stdio: 'inherit' });
+  failed ||= r.status !== 0;
+}
+process.exit(failed ? 1 : 0);
