@@ -1,0 +1,37 @@
+import type { ConsoleStorage } from './console-storage';
+
+/**
+ * What the API layer needs from the mount it runs in. It travels to the base query as the thunk
+ * `extra` argument, so the api slice itself stays a module-level singleton shared by every mount.
+ */
+export interface ConsoleRuntime {
+  readonly apiBase: string;
+  readonly storage: ConsoleStorage;
+  /** Goes to a console path: through the host's router when one is attached, else a full page load. */
+  navigate(to: string): void;
+  /** Routes `navigate` through a router until the returned function detaches it again. */
+  attachNavigator(navigator: (to: string) => void): () => void;
+}
+
+export function createConsoleRuntime(apiBase: string, storage: ConsoleStorage): ConsoleRuntime {
+  let attached: ((to: string) => void) | null = null;
+  return {
+    apiBase: apiBase.replace(/\/+$/, ''),
+    storage,
+    navigate(to) {
+      if (attached) {
+        attached(to);
+      } else if (typeof window !== 'undefined') {
+        window.location.assign(to);
+      }
+    },
+    attachNavigator(navigator) {
+      attached = navigator;
+      return () => {
+        if (attached === navigator) {
+          attached = null;
+        }
+      };
+    },
+  };
+}

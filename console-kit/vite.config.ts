@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import packageJson from './package.json' with { type: 'json' };
+
+const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+// Everything the host page provides once: never bundled, so portal and console share one React, one MUI.
+const peers = Object.keys(packageJson.peerDependencies);
+const isPeer = (id: string): boolean => peers.some((peer) => id === peer || id.startsWith(`${peer}/`));
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // The consuming app minifies; readable output keeps portal stack traces and audits sane.
+    minify: false,
+    target: 'es2022',
+    lib: {
+      // One entry per subpath export of package.json.
+      entry: {
+        index: src('index.ts'),
+        setup: src('features/setup/index.ts'),
+        auth: src('features/auth/index.ts'),
+        shell: src('shell/index.ts'),
+      },
+      formats: ['es'],
+    },
+    rolldownOptions: {
+      external: isPeer,
+      output: {
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+      },
+    },
+  },
+});

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { GatehouseConsole } from '@gatehouse/console-kit';
+import { AppRoutes } from './app-routes';
+
+function serve(status: Record<string, unknown>) {
+  const answers: Record<string, unknown> = {
+    '/api/status': status,
+    '/api/setup': { status: status.setup, root_init: false, database_type: 'sqlite' },
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: Request) => {
+      const data = answers[new URL(input.url).pathname];
+      const body =
+        data === undefined ? { success: false, message: 'not found' } : { success: true, message: '', data };
+      return Promise.resolve(
+        new Response(JSON.stringify(body), {
+          status: data === undefined ? 404 : 200,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
+    }),
+  );
+}
+
+function CurrentPath() {
+  return <output data-testid="path">{useLocation().pathname}</output>;
+}
+
+function renderApp(path: string, language: 'zh' | 'en' = 'en') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <GatehouseConsole language={language}>
+        <AppRoutes />
+        <CurrentPath />
+      </GatehouseConsole>
+    </MemoryRouter>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+});
+
+describe('host routes', () => {
+  it.each(['/', '/login', '/token', '/anything/else'])(
+    'sends %s to /setup while setup is not done',
+    async (path) => {
+      serve({ setup: false, system_name: 'Gatehouse' });
+      renderApp(path);
+
+      expect(await screen.findByRole('button', { name: 'Initialize system' })).toBeTruthy();
+      expect(screen.getByTestId('path').textContent).toBe('/setup');
+    },
+  );
+
+  it('shows the system name and version on the home page', async () => {
+    serve({ setup: true, system_name: 'Acme AI', version: 'v1.2.3' });
+    renderApp('/');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome to Acme AI' })).toBeTruthy();
+    expect(screen.getByText('Version: v1.2.3')).toBeTruthy();
+  });
+
+  it('answers an unknown address with the not-found page', async () => {
+    serve({ setup: true, system_name: 'Gatehouse' });
+    renderApp('/no/such/page', 'zh');
+
+    expect(await screen.findByText('页面不存在，请检查地址')).toBeTruthy();
+    expect(screen.getByTestId('path').textContent).toBe('/no/such/page');
+  });
+
+  it('serves the login page once setup is done', async () => {
+    serve({ setup: true, system_name: 'Gatehouse' });
+    renderApp('/login');
+
+    expect(await screen.findByLabelText('Username or email')).toBeTruthy();
+  });
+});
