@@ -1,0 +1,242 @@
+/**
+ * Who may call what: every management route × every kind of caller, with the HTTP status each cell must
+ * answer (401 not signed in, 403 not allowed, 200 otherwise), and proof that a refused call changed
+ * nothing in the database. Adding a route is one line in ROUTES; a route missing from ROUTES fails
+ * the completeness check against the OpenAPI document.
+ */
+import request from 'supertest';
+import { LogEntry, OptionRow, Setup, User, VerificationCode } from '../../server/src/database/entities';
+import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp, uname } from '../support/test-app';
+
+type Level = 'public' | 'user' | 'admin' | 'root';
+type Method = 'get' | 'post' | 'put' | 'delete';
+type Actor = 'anonymous' | 'user' | 'admin' | 'root' | 'banned' | 'deregistered';
+
+interface Ctx {
+  victimId: number;
+}
+
+interface Route {
+  method: Method;
+  /** As the OpenAPI document names it ({id} for the path parameter). */
+  path: string;
+  /** The least caller allowed. */
+  level: Level;
+  query?: string;
+  /** A body that would change something if the call were allowed (so a refused call can be checked). */
+  body?: (c: Ctx) => unknown;
+  /** Runs (as root) before each cell, e.g. to make a reset observable. */
+  prepare?: (root: ApiClient) => Promise<void>;
+  /** Checked after each allowed cell: the call really did something. */
+  effect?: (t: TestApp) => Promise<void>;
+  /** Ends the caller's session: run it on a spare session of the actor. */
+  endsSession?: boolean;
+  label?: string;
+}
+
+const r = (method: Method, path: string, level: Level, opts: Partial<Route> = {}): Route => ({
+  method,
+  path,
+  level,
+  ...opts,
+});
+
+export const ROUTES: Route[] = [
+  // user: self service
+  r('get', '/api/user/self', 'user'),
+  r('put', '/api/user/self', 'user', { body: () => ({ display_name: uname('dn') }) }),
+  r('delete', '/api/user/self', 'user', { body: () => ({ username: 'not-my-own-name' }) }),
+  r('get', '/api/user/token', 'user'),
+  r('get', '/api/user/aff', 'user'),
+  r('post', '/api/user/aff_transfer', 'user', { body: () => ({ quota: 500000 }) }),
+  r('put', '/api/user/setting', 'user', {
+    body: () => ({ notify_type: 'email', quota_warning_threshold: 123456 }),
+  }),
+  r('get', '/api/user/self/groups', 'user'),
+  r('get', '/api/user/models', 'user'),
+  // user: administration
+  r('get', '/api/user', 'admin', { query: '?p=1&page_size=5' }),
+  r('get', '/api/user/search', 'admin', { query: '?keyword=u' }),
+  r('post', '/api/user/manage', 'admin', {
+    body: (c) => ({ id: c.victimId, action: 'add_quota', value: 7 }),
+  }),
+  r('post', '/api/user', 'admin', { body: () => ({ username: uname('mx'), password: 'password-1' }) }),
+  r('put', '/api/user', 'admin', {
+    body: (c) => ({ id: c.victimId, display_name: uname('ed'), quota: 999 }),
+  }),
+  r('get', '/api/user/{id}', 'admin'),
+  r('get', '/api/group', 'admin'),
+  // options
+  r('get', '/api/option', 'admin'),
+  r('put', '/api/option', 'admin', {
+    body: () => ({ key: 'Notice', value: uname('notice') }),
+    label: 'an admin key',
+  }),
+  r('put', '/api/option', 'root', {
+    body: () => ({ key: 'ServerAddress', value: `https://${uname('h')}.example.com` }),
+    label: 'a root-only key',
+  }),
+  r('put', '/api/option', 'root', {
+    body: () => ({ key: 'SMTPToken', value: uname('secret') }),
+    label: 'a secret',
+  }),
+  r('post', '/api/option/rest_model_ratio', 'admin', {
+    prepare: async (root) => {
+      const res = await root.put('/api/option/', { key: 'ModelRatio', value: '{"matrix-model":3}' });
+      if (!res.body.success) throw new Error(res.body.message);
+    },
+    effect: async (t) => {
+      const v = (await t.ds.getRepository(OptionRow).findOneByOrFail({ key: 'ModelRatio' })).value!;
+      expect(JSON.parse(v)).not.toHaveProperty('matrix-model');
+    },
+  }),
+  // setup and status
+  r('get', '/api/setup', 'public'),
+  r('post', '/api/setup', 'public', {
+    body: () => ({ username: uname('s'), password: 'password-1', confirmPassword: 'password-1' }),
+  }),
+  r('get', '/api/status', 'public'),
+  r('get', '/api/notice', 'public'),
+  r('get', '/api/about', 'public'),
+  r('get', '/api/home_page_content', 'public'),
+  r('get', '/api/models', 'user'),
+  // sign-in
+  r('post', '/api/user/login', 'public', {
+    body: () => ({ username: ROOT.username, password: 'wrong-password' }),
+  }),
+  r('post', '/api/user/register', 'public', {
+    body: () => ({ username: uname('rg'), password: 'password-1', password2: 'password-1' }),
+  }),
+  r('get', '/api/user/logout', 'public', { endsSession: true }),
+  r('get', '/api/verification', 'public', { query: '?email=nobody%40example.com' }),
+  r('get', '/api/reset_password', 'public', { query: '?email=nobody%40example.com' }),
+  r('post', '/api/user/reset', 'public', {
+    body: () => ({ email: 'nobody@example.com', token: 'x'.repeat(32) }),
+  }),
+  r('get', '/api/oauth/email/bind', 'user', { query: '?email=bind%40example.com&code=123456' }),
+];
+
+const ACTORS: Actor[] = ['anonymous', 'user', 'admin', 'root', 'banned', 'deregistered'];
+const RANK: Record<Exclude<Level, 'public'>, number> = { user: 1, admin: 10, root: 100 };
+
+/** The status a cell must answer. */
+function expectedStatus(level: Level, actor: Actor): number {
+  if (level === 'public') return 200;
+  if (actor === 'anonymous' || actor === 'deregistered') return 401;
+  if (actor === 'banned') return 403;
+  return RANK[actor] >= RANK[level] ? 200 : 403;
+}
+
+describe('authorization matrix', () => {
+  let t: TestApp;
+  let root: ApiClient;
+  const main = new Map<Actor, ApiClient>();
+  const spare = new Map<Actor, ApiClient>();
+  const ctx: Ctx = { victimId: 0 };
+
+  /** Everything a refused call could have touched. */
+  async function snapshot(): Promise<string> {
+    const users = await t.ds.getRepository(User).find({ order: { id: 'ASC' } });
+    const options = await t.ds.getRepository(OptionRow).find({ order: { key: 'ASC' } });
+    const logs = await t.ds.getRepository(LogEntry).count();
+    const codes = await t.ds.getRepository(VerificationCode).count();
+    const setups = await t.ds.getRepository(Setup).count();
+    return JSON.stringify({ users, options, logs, codes, setups });
+  }
+
+  beforeAll(async () => {
+    t = await startApp();
+    root = await setupRoot(t);
+    const victim = await makeUser(t, root);
+    ctx.victimId = victim.userId!;
+    const u = await makeUser(t, root);
+    const a = await makeUser(t, root, { role: 'admin' });
+    const b = await makeUser(t, root);
+    const d = await makeUser(t, root);
+    const creds: Array<[Actor, { username: string; password: string }, ApiClient]> = [
+      ['user', u, u],
+      ['admin', a, a],
+      ['root', ROOT, root],
+      ['banned', b, b],
+      ['deregistered', d, d],
+    ];
+    main.set('anonymous', new ApiClient(t.url));
+    spare.set('anonymous', new ApiClient(t.url));
+    for (const [actor, c, client] of creds) {
+      main.set(actor, client);
+      spare.set(actor, await new ApiClient(t.url).login(c.username, c.password));
+    }
+    expect((await root.post('/api/user/manage', { id: b.userId, action: 'disable' })).body.success).toBe(
+      true,
+    );
+    expect((await root.post('/api/user/manage', { id: d.userId, action: 'delete' })).body.success).toBe(true);
+  });
+  afterAll(() => t.close());
+
+  it('lists every route the server has (OpenAPI document) and nothing it does not', async () => {
+    const doc = (await request(t.url).get('/api/docs-json').expect(200)).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const served = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const m of Object.keys(ops))
+        if (['get', 'post', 'put', 'delete', 'patch'].includes(m)) served.add(`${m.toUpperCase()} ${path}`);
+    }
+    const tabled = new Set(ROUTES.map((x) => `${x.method.toUpperCase()} ${x.path}`));
+    expect([...served].filter((s) => !tabled.has(s))).toEqual([]);
+    expect([...tabled].filter((s) => !served.has(s))).toEqual([]);
+  });
+
+  describe.each(
+    ROUTES.map(
+      (route) =>
+        [
+          `${route.method.toUpperCase()} ${route.path}${route.label ? ` (${route.label})` : ''}`,
+          route,
+        ] as const,
+    ),
+  )('%s', (_name, route) => {
+    it.each(ACTORS.map((actor) => [actor, expectedStatus(route.level, actor)] as const))(
+      '%s → %i',
+      async (actor, status) => {
+        if (route.prepare) await route.prepare(root);
+        const client = (route.endsSession ? spare : main).get(actor)!;
+        const url = route.path.replace('{id}', String(ctx.victimId)) + (route.query ?? '');
+        const before = status === 200 ? null : await snapshot();
+        const res = route.body
+          ? await client[route.method](url, route.body(ctx))
+          : await client[route.method](url);
+        expect({ status: res.status, message: res.body?.message }).toEqual({
+          status,
+          message: expect.any(String),
+        });
+        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(typeof res.body.success).toBe('boolean');
+        if (status !== 200) {
+          expect(res.body.success).toBe(false);
+          expect(res.body.data).toBeNull();
+          expect(await snapshot()).toBe(before);
+        } else if (route.effect) {
+          await route.effect(t);
+        }
+      },
+    );
+  });
+
+  it('the allowed calls really took effect (the bodies above are not no-ops)', async () => {
+    const victim = await t.ds.getRepository(User).findOneByOrFail({ id: ctx.victimId });
+    // add_quota 7 by admin and by root, after the two PUTs set 999 from the loaded balance.
+    expect(victim.quota).toBeGreaterThan(0);
+    const logs = await t.ds.getRepository(LogEntry).findBy({ user_id: ctx.victimId, type: 3 });
+    expect(logs.filter((l) => l.quota === 7)).toHaveLength(2);
+    const opt = async (key: string) =>
+      (await t.ds.getRepository(OptionRow).findOneBy({ key }))?.value ?? null;
+    expect(await opt('ServerAddress')).toMatch(/^https:\/\/h.*\.example\.com$/);
+    expect(await opt('SMTPToken')).toMatch(/^gcm1:/);
+    expect(await t.ds.getRepository(User).countBy({ username: 'not-my-own-name' })).toBe(0);
+    // The actors' main sessions survived the logout row (it ran on spare sessions).
+    await main.get('user')!.get('/api/user/self').expect(200);
+    await main.get('root')!.get('/api/user/self').expect(200);
+    await spare.get('user')!.get('/api/user/self').expect(401);
+  });
+});
