@@ -211,19 +211,7 @@ export class UserService {
           throw e;
         }
       }
-      if (delta !== 0) {
-        await this.applyQuotaDelta(m, user.id, delta, expected);
-        await this.logs.record(
-          {
-            userId: user.id,
-            username: user.username,
-            type: LogType.Manage,
-            content: `管理员将用户额度调整 ${this.fmt(delta)}（${actor.username}）`,
-            quota: delta,
-          },
-          m,
-        );
-      }
+      if (delta !== 0) await this.adminQuotaChange(m, actor, user, delta, expected, '管理员将用户额度调整');
     });
     this.cache.invalidate(user.id);
     return toUserView(await this.mustFind(user.id));
@@ -266,19 +254,7 @@ export class UserService {
       case 'add_quota': {
         const delta = checkQuota(input.value, { allowNegative: true });
         if (delta === 0) throw fail('quota_invalid');
-        await this.ds.transaction(async (m) => {
-          await this.applyQuotaDelta(m, user.id, delta, null);
-          await this.logs.record(
-            {
-              userId: user.id,
-              username: user.username,
-              type: LogType.Manage,
-              content: `管理员为用户增加额度 ${this.fmt(delta)}（${actor.username}）`,
-              quota: delta,
-            },
-            m,
-          );
-        });
+        await this.ds.transaction((m) => this.adminQuotaChange(m, actor, user, delta, null, '管理员为用户增加额度'));
         this.cache.invalidate(user.id);
         const after = await this.mustFind(user.id);
         return { status: after.status, role: after.role, quota: after.quota };
@@ -294,6 +270,28 @@ export class UserService {
     this.cache.invalidate(user.id);
     const after = await this.mustFind(user.id);
     return { status: after.status, role: after.role };
+  }
+
+  /** An admin's balance change and the type-3 log that explains it, in the caller's transaction. */
+  private async adminQuotaChange(
+    m: EntityManager,
+    actor: AuthUser,
+    user: User,
+    delta: number,
+    expected: number | null,
+    verb: string,
+  ): Promise<void> {
+    await this.applyQuotaDelta(m, user.id, delta, expected);
+    await this.logs.record(
+      {
+        userId: user.id,
+        username: user.username,
+        type: LogType.Manage,
+        content: `${verb} ${this.fmt(delta)}（${actor.username}）`,
+        quota: delta,
+      },
+      m,
+    );
   }
 
   /** Nobody acts on a user of the same or a higher role, except root. */
