@@ -55,7 +55,7 @@ export class InitialSchema1763700000000 implements MigrationInterface {
       ],
     );
 
-    await create('options', [{ name: 'key', type: 'varchar', length: '128', isPrimary: true }, c.text('value')]);
+    await create('options', [{ ...c.str('key', 128), isPrimary: true }, c.text('value')]);
 
     await create(
       'tokens',

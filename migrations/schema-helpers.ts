@@ -8,6 +8,9 @@ export function columnKit(qr: QueryRunner) {
   const driver = qr.connection.options.type;
   const mysql = driver === 'mysql' || driver === 'mariadb';
   const pg = driver === 'postgres';
+  // Exact comparison on MySQL too (its default collations fold case and treat all emoji as equal),
+  // so that a username or key means the same on every database.
+  const exact = mysql ? { charset: 'utf8mb4', collation: 'utf8mb4_bin' } : {};
   return {
     id: (name = 'id', big = false): TableColumnOptions => ({
       name,
@@ -45,11 +48,13 @@ export function columnKit(qr: QueryRunner) {
       length: String(length),
       isNullable: dflt === null,
       default: dflt === null ? undefined : `'${dflt.replace(/'/g, "''")}'`,
+      ...exact,
     }),
     text: (name: string, nullable = true): TableColumnOptions => ({
       name,
       type: mysql ? 'longtext' : 'text',
       isNullable: nullable,
+      ...exact,
     }),
   };
 }

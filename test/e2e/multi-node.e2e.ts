@@ -52,7 +52,7 @@ describe('two nodes sharing the database and Redis', () => {
 
   it('a user banned on node A is refused by node B within a second', async () => {
     const user = await makeUser(a, root);
-    const cookie = (await user.get('/api/user/self').expect(200)).request.cookies as unknown as string;
+    const cookie = (await user.get('/api/user/self').expect(200)).request.cookies;
     const onB = () =>
       request(b.url).get('/api/user/self').set('Cookie', cookie).set('New-Api-User', String(user.userId));
     // B has this user cached as enabled.
@@ -64,7 +64,7 @@ describe('two nodes sharing the database and Redis', () => {
 
   it('a logout on node A revokes the session on node B', async () => {
     const user = await makeUser(a, root);
-    const cookie = (await user.get('/api/user/self').expect(200)).request.cookies as unknown as string;
+    const cookie = (await user.get('/api/user/self').expect(200)).request.cookies;
     const onB = () =>
       request(b.url).get('/api/user/self').set('Cookie', cookie).set('New-Api-User', String(user.userId));
     expect((await onB()).status).toBe(200);

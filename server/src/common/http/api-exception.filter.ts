@@ -55,6 +55,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status < 500) return send(HttpStatus.OK, null, this.validationMessage(exception, lang));
     }
     const fastifyCode = (exception as { code?: string; statusCode?: number } | null)?.code;
+    // PostgreSQL refuses NUL and other characters it cannot store in text: that is bad input, not a bug.
+    const driverCode = (exception as { driverError?: { code?: string } } | null)?.driverError?.code;
+    if (driverCode === '22021' || driverCode === '22P05') return send(HttpStatus.OK, 'invalid_params');
     if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(HttpStatus.PAYLOAD_TOO_LARGE, 'body_too_large');
     if (fastifyCode?.startsWith('FST_ERR_CTP_')) return send(HttpStatus.OK, 'invalid_json');
     if ((exception as SyntaxError)?.name === 'SyntaxError') return send(HttpStatus.OK, 'invalid_json');

@@ -72,6 +72,7 @@ export class AuthController {
 
   @Get('oauth/email/bind')
   @UserOnly()
+  @UseGuards(ThrottlerGuard) // a 6-digit code must not be guessable by trying them all
   @ApiOperation({ summary: 'Binds an email address with a code sent with purpose=bind' })
   async bindEmail(@CurrentUser() me: AuthUser, @Query('email') email?: string, @Query('code') code?: string) {
     await this.auth.bindEmail(me.id, email, code);

@@ -57,7 +57,13 @@ export class AuthService {
     if (!name || !password || name.length > 254 || password.length > 256) throw fail('login_fields_required');
     await this.turnstile.verify(turnstileToken, req.ip);
     const repo = this.ds.getRepository(User);
-    const user = (await repo.findOneBy({ username: name })) ?? (name.includes('@') ? await repo.findOneBy({ email: name.toLowerCase() }) : null);
+    // No account name or address holds control characters (PostgreSQL would fail on a NUL; MySQL's
+    // collation would ignore it and match another name): such a name matches nobody.
+    // eslint-disable-next-line no-control-regex
+    const plausible = !/[\u0000-\u001f\u007f]/.test(name);
+    const user = !plausible
+      ? null
+      : ((await repo.findOneBy({ username: name })) ?? (name.includes('@') ? await repo.findOneBy({ email: name.toLowerCase() }) : null));
     const ok = await this.users.verifyPassword(password, user?.password || DUMMY_HASH);
     if (!user || !ok || user.deleted_at || user.status !== UserStatus.Enabled) throw fail('login_failed');
     this.sessions.issue(req, reply, user.id);
@@ -162,7 +168,7 @@ export class AuthService {
   }
 
   private async findInviter(code: unknown): Promise<User | null> {
-    if (typeof code !== 'string' || !code.trim() || code.length > 32) return null;
+    if (typeof code !== 'string' || !/^[A-Za-z0-9]{1,32}$/.test(code.trim())) return null;
     const inviter = await this.ds.getRepository(User).findOneBy({ aff_code: code.trim() });
     return inviter && !inviter.deleted_at ? inviter : null;
   }
@@ -178,26 +184,35 @@ export class AuthService {
     if (!this.mail.configured()) throw fail('smtp_not_configured');
     const code = await this.verification.issue(purpose, email);
     const system = this.options.get('SystemName');
-    await this.mail.send(
-      email,
-      `${system} 邮箱验证 / email verification`,
-      `<p>您的验证码为 / Your verification code: <strong>${code}</strong></p><p>验证码 3 分钟内有效 / valid for 3 minutes.</p>`,
-    );
+    try {
+      await this.mail.send(
+        email,
+        `${system} 邮箱验证 / email verification`,
+        `<p>您的验证码为 / Your verification code: <strong>${code}</strong></p><p>验证码 3 分钟内有效 / valid for 3 minutes.</p>`,
+      );
+    } catch (e) {
+      await this.verification.discard(purpose, email, code);
+      throw e;
+    }
   }
 
   /** Always answers success, so it cannot be used to learn which addresses have accounts. */
   async sendPasswordReset(req: FastifyRequest, emailRaw: unknown, turnstileToken: unknown): Promise<void> {
     const email = checkEmail(emailRaw);
     await this.turnstile.verify(turnstileToken, req.ip);
+    if (!this.mail.configured()) return;
+    // Never build the link from the request's Host header (anyone could point it at their own site).
+    // Checked before the account lookup, so the answer still reveals nothing about the address.
+    const base = this.options.get('ServerAddress');
+    if (!base) throw fail('server_address_required');
     const user = await this.ds.getRepository(User).findOneBy({ email });
-    if (!user || user.deleted_at || !this.mail.configured()) return;
+    if (!user || user.deleted_at) return;
     let token: string;
     try {
       token = await this.verification.issue(CodePurpose.Reset, email, 'token');
     } catch {
       return; // a resend within 30 s: silently ignored, same answer as any other case
     }
-    const base = this.options.get('ServerAddress') || `${req.protocol}://${req.host}`;
     const link = `${base}/user/reset?email=${encodeURIComponent(email)}&token=${encodeURIComponent(token)}`;
     const system = this.options.get('SystemName');
     await this.mail
@@ -206,13 +221,18 @@ export class AuthService {
         `${system} 密码重置 / password reset`,
         `<p>点击链接重置密码 / Open this link to reset your password:</p><p><a href="${link}">${link}</a></p><p>链接 3 分钟内有效 / valid for 3 minutes.</p>`,
       )
-      .catch(() => undefined);
+      .catch(() => this.verification.discard(CodePurpose.Reset, email, token)); // same answer; a retry may send again
   }
 
   /** Completes a reset: the link's token is consumed and a new random password is returned. */
   async resetPassword(body: { email?: unknown; token?: unknown }): Promise<string> {
     if (typeof body.email !== 'string' || typeof body.token !== 'string') throw fail('reset_link_invalid');
-    const email = body.email.trim().toLowerCase();
+    let email: string;
+    try {
+      email = checkEmail(body.email);
+    } catch {
+      throw fail('reset_link_invalid');
+    }
     await this.verification.consume(CodePurpose.Reset, email, body.token, 'reset_link_invalid');
     const user = await this.ds.getRepository(User).findOneBy({ email });
     if (!user || user.deleted_at) throw fail('reset_link_invalid');

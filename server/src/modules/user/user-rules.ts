@@ -28,10 +28,13 @@ export function checkDisplayName(raw: unknown, fallback: string): string {
   if (typeof raw !== 'string') throw fail('field_invalid', { field: 'display_name', reason: 'must be text' });
   const name = raw.trim();
   if ([...name].length > DISPLAY_NAME_MAX) throw fail('display_name_too_long');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw fail('field_invalid', { field: 'display_name', reason: 'control characters' });
   return name || fallback;
 }
 
-const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+// eslint-disable-next-line no-control-regex
+const EMAIL = /^[^\s\u0000-\u001f\u007f@"<>()[\]\\,;:]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 export function checkEmail(raw: unknown): string {
   const email = typeof raw === 'string' ? raw.trim() : '';
