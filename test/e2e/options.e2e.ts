@@ -585,6 +585,7 @@ describe('options', () => {
       expect(Array.isArray(s.pay_methods)).toBe(true);
       expect(s.setup).toBe(true);
       expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(s.version_check_repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
       expect(s.start_time as number).toBeGreaterThan(1_600_000_000);
       expect(s.start_time as number).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
     });

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
 import { OptionService } from '../option/option.service';
 import { SetupService } from '../setup/setup.service';
 import { startTime, version } from '../../version';
@@ -9,6 +11,7 @@ export class StatusService {
   constructor(
     private readonly options: OptionService,
     private readonly setup: SetupService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   text(key: 'Notice' | 'About' | 'HomePageContent'): string {
@@ -38,6 +41,8 @@ export class StatusService {
       chat_link2: chatUrl(1),
       docs_link: o.get('general_setting.docs_link'),
       version,
+      // The console's version check compares `version` with this repository's latest release tag.
+      version_check_repo: this.config.versionCheckRepo,
       start_time: startTime,
       email_verification: o.bool('EmailVerificationEnabled'),
       turnstile_check: o.bool('TurnstileCheckEnabled'),
