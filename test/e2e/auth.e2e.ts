@@ -1,7 +1,16 @@
 import * as bcrypt from 'bcrypt';
 import request from 'supertest';
 import { LogEntry, LogType, Role, User, UserStatus } from '../../server/src/database/entities';
-import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp, uname } from '../support/test-app';
+import {
+  ApiClient,
+  makeUser,
+  ROOT,
+  setupRoot,
+  startApp,
+  TestApp,
+  uname,
+  putOption,
+} from '../support/test-app';
 
 const MSG = {
   required: '用户名和密码不能为空！',
@@ -39,11 +48,7 @@ describe('sign-up, sign-in and sessions', () => {
   };
   const login = (username: unknown, password: unknown) =>
     new ApiClient(t.url).post('/api/user/login', { username, password });
-  async function setOption(key: string, value: string | number | boolean): Promise<void> {
-    const res = await root.put('/api/option/', { key, value: String(value) });
-    if (res.status !== 200 || !res.body.success)
-      throw new Error(`set ${key}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
+  const setOption = (key: string, value: string | number | boolean) => putOption(root, key, value);
   /** Inserts a user row directly (for states the API cannot produce, like a legacy password). */
   async function insertUser(fields: Partial<User> & { username: string; plain: string }): Promise<User> {
     const { plain, ...rest } = fields;

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { User, VerificationCode } from '../../server/src/database/entities';
 import { MockSmtp } from '../support/mock-smtp';
 import { MockTurnstile } from '../support/mock-turnstile';
-import { ApiClient, makeUser, setupRoot, startApp, TestApp, uname } from '../support/test-app';
+import { ApiClient, makeUser, setupRoot, startApp, TestApp, uname, putOption } from '../support/test-app';
 
 const MSG = {
   codeInvalid: '验证码错误或已过期',
@@ -60,11 +60,7 @@ describe('email codes, binding, password reset and Turnstile', () => {
   const login = (username: string, password: string) =>
     anon().post('/api/user/login', { username, password });
   const email = (prefix = 'm') => `${uname(prefix)}@example.com`.toLowerCase();
-  async function setOption(key: string, value: string): Promise<void> {
-    const res = await root.put('/api/option/', { key, value });
-    if (res.status !== 200 || !res.body.success)
-      throw new Error(`set ${key}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
+  const setOption = (key: string, value: string | number | boolean) => putOption(root, key, value);
 
   describe('without SMTP', () => {
     it('says clearly that SMTP is not configured, and reset still answers success', async () => {

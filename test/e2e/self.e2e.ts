@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Ability, LogEntry, LogType, Role, User } from '../../server/src/database/entities';
-import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp } from '../support/test-app';
+import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp, putOption } from '../support/test-app';
 
 describe('personal settings (/api/user/self and friends)', () => {
   let t: TestApp;
@@ -16,11 +16,7 @@ describe('personal settings (/api/user/self and friends)', () => {
   const byId = (id: number) => users().findOneByOrFail({ id });
   const login = (username: string, password: string) =>
     new ApiClient(t.url).post('/api/user/login', { username, password });
-  async function setOption(key: string, value: string): Promise<void> {
-    const res = await root.put('/api/option/', { key, value });
-    if (res.status !== 200 || !res.body.success)
-      throw new Error(`set ${key}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
+  const setOption = (key: string, value: string | number | boolean) => putOption(root, key, value);
 
   describe('GET /api/user/self', () => {
     it('returns the user without the password or access token, with aff_code and setting', async () => {

@@ -108,6 +108,17 @@ export class ApiClient {
   }
 }
 
+/** Changes one option through the API as `admin`; throws when the server refuses. */
+export async function putOption(
+  admin: ApiClient,
+  key: string,
+  value: string | number | boolean,
+): Promise<void> {
+  const res = await admin.put('/api/option/', { key, value: String(value) });
+  if (res.status !== 200 || !res.body.success)
+    throw new Error(`set ${key}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 export const ROOT = { username: 'root', password: 'root-pass-1' };
 
 /** Runs the setup wizard and returns a signed-in root client. */
