@@ -1,15 +1,20 @@
 import { Column, ColumnOptions, ValueTransformer } from 'typeorm';
 
-/** 64-bit integers come back as strings from pg and, past 2^53, from mysql2; quota never exceeds 2^53. */
-export const bigintTransformer: ValueTransformer = {
+/**
+ * 64-bit integers and doubles come back as strings from pg (and bigints past 2^53 from mysql2); quota
+ * never exceeds 2^53.
+ */
+const numberTransformer: ValueTransformer = {
   to: (v: unknown) => v,
   from: (v: unknown) => (v === null || v === undefined ? v : Number(v)),
 };
 
-export const floatTransformer: ValueTransformer = bigintTransformer;
-
 export function BigIntColumn(options: ColumnOptions = {}): PropertyDecorator {
-  return Column({ type: 'bigint', default: 0, transformer: bigintTransformer, ...options });
+  return Column({ type: 'bigint', default: 0, transformer: numberTransformer, ...options });
+}
+
+export function DoubleColumn(options: ColumnOptions = {}): PropertyDecorator {
+  return Column({ type: 'double precision', default: 0, transformer: numberTransformer, ...options });
 }
 
 /** Booleans are stored as small integers by MySQL and SQLite; normalise them. */

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
-import { BigIntColumn, BoolColumn, floatTransformer, LongTextColumn } from '../columns';
+import { BigIntColumn, BoolColumn, DoubleColumn, LongTextColumn } from '../columns';
 
 export const ChannelStatus = {
   Enabled: 1,
@@ -25,7 +25,7 @@ export class Channel {
   @Column({ name: 'response_time', type: 'int', default: 0 }) response_time!: number;
   @Column({ name: 'base_url', type: 'varchar', length: 512, nullable: true }) base_url!: string | null;
   @LongTextColumn() other!: string | null;
-  @Column({ type: 'double precision', default: 0, transformer: floatTransformer }) balance!: number;
+  @DoubleColumn() balance!: number;
   @BigIntColumn({ name: 'balance_updated_time' }) balance_updated_time!: number;
   @LongTextColumn() models!: string | null;
   @Column({ name: 'group', type: 'varchar', length: 255, default: 'default' }) group!: string;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { BigIntColumn, floatTransformer } from '../columns';
+import { BigIntColumn, DoubleColumn } from '../columns';
 
 @Entity('top_ups')
 export class TopUp {
@@ -7,7 +7,7 @@ export class TopUp {
   @Column({ name: 'user_id', type: 'int' }) user_id!: number;
   /** Quota units bought. */
   @BigIntColumn() amount!: number;
-  @Column({ type: 'double precision', default: 0, transformer: floatTransformer }) money!: number;
+  @DoubleColumn() money!: number;
   @Column({ name: 'trade_no', type: 'varchar', length: 64 }) trade_no!: string;
   @Column({ name: 'payment_method', type: 'varchar', length: 32, default: '' }) payment_method!: string;
   @BigIntColumn({ name: 'create_time' }) create_time!: number;

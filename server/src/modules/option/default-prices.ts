@@ -105,5 +105,3 @@ export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   suno_music: 0.1,
   suno_lyrics: 0.01,
 };
-
-export const DEFAULT_CACHE_CREATION_RATIO = 1.25;
