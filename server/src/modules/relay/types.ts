@@ -1,0 +1,133 @@
+/**
+ * Shapes shared by the relay's pure parts (format converters, provider adapters, stream transforms)
+ * and its one I/O owner, relay.service. Bodies are plain JSON objects in a provider's wire format;
+ * the converters are typed loosely on purpose: unknown fields pass through untouched.
+ *
+ * The hub format is OpenAI chat completions. A request whose inbound format differs from the
+ * channel's native format is converted inbound → hub → native, and the answer native → hub →
+ * inbound. Same-format traffic is forwarded without conversion.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json | undefined };
+
+/** The wire formats a client may speak and a channel may natively speak. */
+export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'responses';
+
+export type RelayMode =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'responses'
+  | 'images'
+  | 'image-edits'
+  | 'speech'
+  | 'transcriptions'
+  | 'translations'
+  | 'moderations'
+  | 'rerank';
+
+/** One server-sent event, as parsed from or written to a stream. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/** Token counts of one request, provider-neutral. prompt includes cached and cache-creation tokens. */
+export interface UsageCounts {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_creation_tokens: number;
+  reasoning_tokens: number;
+  /** Audio and image parts of the prompt/completion when the provider reports them. */
+  audio_prompt_tokens?: number;
+  audio_completion_tokens?: number;
+  image_prompt_tokens?: number;
+}
+
+export function emptyUsage(): UsageCounts {
+  return { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+}
+
+/** Per-stream converter: fed events in order, returns what to emit; end() flushes at the end. */
+export interface StreamConverter<In, Out> {
+  push(input: In): Out[];
+  end(): Out[];
+}
+
+/** What an adapter knows about the channel serving a request. */
+export interface ChannelTarget {
+  id: number;
+  type: number;
+  /** Base URL without trailing slash (the type's default when the channel has none). */
+  baseUrl: string;
+  /** The one key chosen for this request (a channel may hold several, one per line). */
+  key: string;
+  /** The channel's `other` field: API version (Azure), region (Vertex/Bedrock), account id (Cloudflare)... */
+  other: string;
+  organization: string;
+}
+
+/** Relay settings of the models tab that adapters read (options snapshot). */
+export interface AdapterSettings {
+  geminiSafetySettings: Record<string, string>;
+  geminiVersionSettings: Record<string, string>;
+  geminiThinkingAdapterEnabled: boolean;
+  geminiThinkingBudgetPercentage: number;
+  claudeModelHeaders: Record<string, Record<string, string>>;
+  claudeDefaultMaxTokens: Record<string, number>;
+  claudeThinkingAdapterEnabled: boolean;
+  claudeThinkingBudgetPercentage: number;
+}
+
+export interface AdapterRequest {
+  mode: RelayMode;
+  /** The model name sent upstream (after model_mapping). */
+  model: string;
+  stream: boolean;
+  /** Request body in the adapter's native format (JSON modes). */
+  body: JsonObject;
+  channel: ChannelTarget;
+  settings: AdapterSettings;
+  /** A bearer obtained through the adapter's credential exchange (Vertex, Baidu legacy), if any. */
+  accessToken?: string;
+}
+
+export interface UpstreamCall {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** How the bytes of an upstream stream are cut into events. */
+export type StreamFraming = 'sse' | 'ndjson' | 'aws-eventstream';
+
+/** A credential exchange done before the call (cached by relay.service until it expires). */
+export interface CredentialExchange {
+  cacheKey: string;
+  request: UpstreamCall;
+  parse(body: unknown): { token: string; expiresInSeconds: number };
+}
+
+/**
+ * One provider. Pure: no I/O, no clock reads except through arguments, no globals.
+ * `format` is the wire format of `body` in buildRequest and of what convertResponse /
+ * createStreamConverter produce. Providers with a private format (Cohere, Dify, Baidu...) declare
+ * 'openai' and convert from/to the hub themselves.
+ */
+export interface ProviderAdapter {
+  readonly name: string;
+  readonly format: WireFormat;
+  readonly modes: readonly RelayMode[];
+  readonly framing?: StreamFraming;
+  credentials?(channel: ChannelTarget, nowSeconds: number): CredentialExchange | null;
+  buildRequest(req: AdapterRequest): UpstreamCall;
+  /** Upstream JSON answer → `format`. Absent = identity. */
+  convertResponse?(body: unknown, req: AdapterRequest): JsonObject;
+  /** Upstream stream events → `format` events (SSE data as objects). Absent = identity. */
+  createStreamConverter?(req: AdapterRequest): StreamConverter<SseEvent, SseEvent>;
+  /** Readable message of an upstream error body (never containing keys or URLs). */
+  errorMessage?(status: number, body: string): string;
+}
