@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
+import { RelayRoutes } from './modules/relay/relay-routes';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { pickLang } from './common/i18n/messages';
 import type { AppConfig } from './config/app-config';
@@ -89,6 +90,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     jsonDocumentUrl: 'api/docs-json',
   });
 
+  await fastify.register(app.get(RelayRoutes).plugin);
   await app.init();
   await fastify.ready();
   return app;

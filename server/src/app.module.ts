@@ -8,11 +8,15 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source';
 import { AuthModule } from './modules/auth/auth.module';
+import { ChannelModule } from './modules/channel/channel.module';
 import { LogModule } from './modules/log/log.module';
 import { OptionModule } from './modules/option/option.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { StatusModule } from './modules/status/status.module';
+import { TokenModule } from './modules/token/token.module';
 import { UserModule } from './modules/user/user.module';
+import { RelayModule } from './modules/relay/relay.module';
+import { BillingModule } from './modules/billing/billing.module';
 
 @Module({})
 export class AppModule {
@@ -37,6 +41,10 @@ export class AppModule {
         SetupModule,
         AuthModule,
         StatusModule,
+        ChannelModule,
+        TokenModule,
+        BillingModule,
+        RelayModule,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
     };

@@ -19,7 +19,7 @@ export class Token {
   /** AES-GCM ciphertext of the key, so its owner can copy it again. */
   @Column({ name: 'key_enc', type: 'text' }) key_enc!: string;
   /** First and last four characters, for the masked listing. */
-  @Column({ name: 'key_hint', type: 'varchar', length: 16, default: '' }) key_hint!: string;
+  @Column({ name: 'key_hint', type: 'varchar', length: 32, default: '' }) key_hint!: string;
   @Column({ type: 'int', default: TokenStatus.Enabled }) status!: number;
   @BigIntColumn({ name: 'created_time' }) created_time!: number;
   @BigIntColumn({ name: 'accessed_time' }) accessed_time!: number;

@@ -22,8 +22,9 @@ import { VerificationService } from './verification.service';
     SessionService,
     TurnstileService,
     VerificationService,
-    { provide: APP_GUARD, useClass: AuthGuard },
+    AuthGuard,
+    { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [AuthService, SessionService, VerificationService, TurnstileService],
+  exports: [AuthService, AuthGuard, SessionService, VerificationService, TurnstileService],
 })
 export class AuthModule {}

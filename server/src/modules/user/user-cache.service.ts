@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { User } from '../../database/entities';
+import { parseSetting } from './user-setting';
 
 export interface UserSnapshot {
   id: number;
@@ -12,6 +13,11 @@ export interface UserSnapshot {
   group: string;
   deleted: boolean;
   accessTokenHash: string | null;
+  email: string;
+  /** The user's setting: bill models without a price (self-service opt-in). */
+  acceptUnsetModel: boolean;
+  /** The raw setting JSON (notification preferences). */
+  setting: string;
 }
 
 const TTL_MS = 60_000;
@@ -81,6 +87,9 @@ export class UserCacheService implements OnModuleInit {
       group: user.group,
       deleted: user.deleted_at !== null && user.deleted_at !== undefined,
       accessTokenHash: user.access_token_hash,
+      email: user.email ?? '',
+      acceptUnsetModel: parseSetting(user.setting).accept_unset_model_ratio_model === true,
+      setting: user.setting ?? '',
     };
     this.byId.set(user.id, { snap, at: Date.now() });
     if (snap.accessTokenHash) this.byTokenHash.set(snap.accessTokenHash, user.id);

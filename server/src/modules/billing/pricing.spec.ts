@@ -1,0 +1,66 @@
+import { emptyUsage } from '../relay/types';
+import { clampQuota, lookup, MAX_QUOTA, priceOf, PriceTables, reserveQuota, usageQuota } from './pricing';
+
+const tables = (over: Partial<PriceTables> = {}): PriceTables => ({
+  quotaPerUnit: 500000,
+  modelPrice: { 'dall-e-3': 0.04 },
+  modelRatio: { 'gpt-4o': 1.25, 'claude-sonnet-4': 1.5 },
+  completionRatio: { 'gpt-4o': 4, 'claude-sonnet-4': 5 },
+  cacheRatio: { 'gpt-4o': 0.5, 'claude-sonnet-4': 0.1 },
+  cacheCreationRatio: {},
+  imageRatio: {},
+  audioRatio: {},
+  audioCompletionRatio: {},
+  groupRatio: { default: 1, vip: 0.5 },
+  groupGroupRatio: { vip: { default: 0.8 } },
+  ...over,
+});
+
+describe('pricing', () => {
+  it('matches the reference worked example: gpt-4o, 1000 + 500 tokens → 3750', () => {
+    const p = priceOf(tables(), 'gpt-4o', 'default', 'default')!;
+    expect(usageQuota(p, { ...emptyUsage(), prompt_tokens: 1000, completion_tokens: 500 })).toBe(3750);
+  });
+
+  it('prices dated model names by their longest known prefix', () => {
+    expect(lookup({ gpt: 1, 'gpt-4o': 2 }, 'gpt-4o-2024-08-06')).toBe(2);
+    expect(lookup({ 'gpt-4o': 2 }, 'gpt-3.5')).toBeUndefined();
+  });
+
+  it('returns null for an unpriced model', () => {
+    expect(priceOf(tables(), 'mystery-model', 'default', 'default')).toBeNull();
+  });
+
+  it('applies the group ratio, and a user-group override over it', () => {
+    const vipInVip = priceOf(tables(), 'gpt-4o', 'default', 'vip')!;
+    expect(vipInVip.groupRatio).toBe(0.5);
+    expect(vipInVip.userGroupRatio).toBe(-1);
+    const override = priceOf(tables(), 'gpt-4o', 'vip', 'default')!;
+    expect(override.groupRatio).toBe(0.8);
+    expect(override.userGroupRatio).toBe(0.8);
+  });
+
+  it('weights cached and cache-creation tokens', () => {
+    const p = priceOf(tables(), 'claude-sonnet-4', 'default', 'default')!;
+    // 1000 prompt of which 600 cache read and 200 cache write; 100 completion.
+    const q = usageQuota(p, { ...emptyUsage(), prompt_tokens: 1000, cached_tokens: 600, cache_creation_tokens: 200, completion_tokens: 100 });
+    expect(q).toBe(Math.round((200 + 600 * 0.1 + 200 * 1.25 + 100 * 5) * 1.5));
+  });
+
+  it('charges fixed-price models per call and per image', () => {
+    const p = priceOf(tables(), 'dall-e-3', 'default', 'default')!;
+    expect(usageQuota(p, emptyUsage())).toBe(20000);
+    expect(reserveQuota(p, 0, 0, 500)).toBe(20000);
+  });
+
+  it('charges at least 1 for a used request and saturates instead of overflowing', () => {
+    const cheap = priceOf(tables({ modelRatio: { tiny: 0.0001 } }), 'tiny', 'default', 'default')!;
+    expect(usageQuota(cheap, { ...emptyUsage(), prompt_tokens: 1 })).toBe(1);
+    expect(usageQuota(cheap, emptyUsage())).toBe(0);
+    expect(clampQuota(Infinity)).toBe(MAX_QUOTA);
+    expect(clampQuota(NaN)).toBe(0);
+    expect(clampQuota(-5)).toBe(0);
+    const p = priceOf(tables(), 'gpt-4o', 'default', 'default')!;
+    expect(reserveQuota(p, 1e300, 1e300, 500)).toBe(MAX_QUOTA);
+  });
+});

@@ -1,0 +1,117 @@
+import type { UsageCounts } from '../relay/types';
+
+/** The option values pricing reads, as parsed maps. */
+export interface PriceTables {
+  quotaPerUnit: number;
+  modelPrice: Record<string, number>;
+  modelRatio: Record<string, number>;
+  completionRatio: Record<string, number>;
+  cacheRatio: Record<string, number>;
+  cacheCreationRatio: Record<string, number>;
+  imageRatio: Record<string, number>;
+  audioRatio: Record<string, number>;
+  audioCompletionRatio: Record<string, number>;
+  groupRatio: Record<string, number>;
+  groupGroupRatio: Record<string, Record<string, number>>;
+}
+
+/** The price of one request's model and group, recorded in the log's `other`. */
+export interface Price {
+  /** USD per call, or -1 when billed by tokens. */
+  modelPrice: number;
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  cacheCreationRatio: number;
+  imageRatio: number;
+  audioRatio: number;
+  audioCompletionRatio: number;
+  groupRatio: number;
+  /** The GroupGroupRatio override that applied, or -1. */
+  userGroupRatio: number;
+  quotaPerUnit: number;
+}
+
+export const DEFAULT_CACHE_CREATION_RATIO = 1.25;
+/** A quota amount never exceeds this (it is a 64-bit column read into a JS number). */
+export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Looks a model up in a ratio map: the exact name first, then the longest key that prefixes it
+ * (so `gpt-4o-2024-08-06` uses `gpt-4o`, `claude-sonnet-4-20250514` uses `claude-sonnet-4`).
+ */
+export function lookup(map: Record<string, number>, model: string): number | undefined {
+  const exact = map[model];
+  if (exact !== undefined) return exact;
+  let best: string | undefined;
+  for (const key of Object.keys(map))
+    if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+  return best === undefined ? undefined : map[best];
+}
+
+/**
+ * The price of `model` for a user of `userGroup` calling through `group`, or null when the model is
+ * unpriced (neither ModelPrice nor ModelRatio knows it).
+ */
+export function priceOf(t: PriceTables, model: string, userGroup: string, group: string): Price | null {
+  const fixed = lookup(t.modelPrice, model);
+  const ratio = lookup(t.modelRatio, model);
+  if (fixed === undefined && ratio === undefined) return null;
+  const override = t.groupGroupRatio[userGroup]?.[group];
+  return {
+    modelPrice: fixed ?? -1,
+    modelRatio: fixed !== undefined ? 0 : (ratio ?? 0),
+    completionRatio: lookup(t.completionRatio, model) ?? 1,
+    cacheRatio: lookup(t.cacheRatio, model) ?? 1,
+    cacheCreationRatio: lookup(t.cacheCreationRatio, model) ?? DEFAULT_CACHE_CREATION_RATIO,
+    imageRatio: lookup(t.imageRatio, model) ?? 1,
+    audioRatio: lookup(t.audioRatio, model) ?? 1,
+    audioCompletionRatio: lookup(t.audioCompletionRatio, model) ?? 1,
+    groupRatio: override ?? t.groupRatio[group] ?? 1,
+    userGroupRatio: override ?? -1,
+    quotaPerUnit: t.quotaPerUnit,
+  };
+}
+
+/** Saturating multiply-and-round: never NaN, never negative, never beyond MAX_QUOTA. */
+export function clampQuota(x: number): number {
+  if (!Number.isFinite(x)) return x > 0 ? MAX_QUOTA : 0;
+  return Math.min(MAX_QUOTA, Math.max(0, Math.round(x)));
+}
+
+/** Quota of a fixed-price call: ModelPrice × QuotaPerUnit × group ratio × count (images: n). */
+export function fixedQuota(p: Price, count = 1): number {
+  return clampQuota(p.modelPrice * p.quotaPerUnit * p.groupRatio * Math.max(1, count));
+}
+
+/**
+ * Quota of a token-billed request. Prompt tokens are split into plain, cached, cache-creation,
+ * audio and image parts, each weighted by its ratio; completion tokens by CompletionRatio (audio
+ * completion by AudioRatio × AudioCompletionRatio). A request that used tokens costs at least 1.
+ */
+export function usageQuota(p: Price, u: UsageCounts): number {
+  if (p.modelPrice >= 0) return fixedQuota(p);
+  const audioIn = u.audio_prompt_tokens ?? 0;
+  const imageIn = u.image_prompt_tokens ?? 0;
+  const audioOut = u.audio_completion_tokens ?? 0;
+  const plainIn = Math.max(0, u.prompt_tokens - u.cached_tokens - u.cache_creation_tokens - audioIn - imageIn);
+  const plainOut = Math.max(0, u.completion_tokens - audioOut);
+  const weighted =
+    plainIn +
+    u.cached_tokens * p.cacheRatio +
+    u.cache_creation_tokens * p.cacheCreationRatio +
+    audioIn * p.audioRatio +
+    imageIn * p.imageRatio +
+    plainOut * p.completionRatio +
+    audioOut * p.audioRatio * p.audioCompletionRatio;
+  const quota = clampQuota(weighted * p.modelRatio * p.groupRatio);
+  if (quota === 0 && p.modelRatio > 0 && p.groupRatio > 0 && u.prompt_tokens + u.completion_tokens > 0) return 1;
+  return quota;
+}
+
+/** What to reserve before the call: PreConsumedQuota plus the most the answer may cost. */
+export function reserveQuota(p: Price, promptTokens: number, maxTokens: number, preConsumed: number): number {
+  if (p.modelPrice >= 0) return fixedQuota(p);
+  const estimate = (promptTokens + Math.max(0, maxTokens) * p.completionRatio) * p.modelRatio * p.groupRatio;
+  return clampQuota(preConsumed + estimate);
+}

@@ -1,0 +1,327 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { CacheBus } from '../../common/cache-bus';
+import { nowSeconds } from '../../common/time';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
+import { Channel, LogEntry, QuotaData, Token, User } from '../../database/entities';
+
+/** The consume-log row of a request, minus what the ledger fills in. */
+export type LogDraft = Omit<LogEntry, 'id' | 'node_name'>;
+
+/** The parties a request is charged to. tokenId 0 = no token (playground). */
+export interface Payer {
+  userId: number;
+  tokenId: number;
+  tokenUnlimited: boolean;
+}
+
+/** A reservation made before the upstream call. */
+export interface Hold {
+  payer: Payer;
+  reserved: number;
+  /** The consume-log row written with the reservation (so a crash leaves the charge explained). */
+  logId: number | null;
+}
+
+export interface Settlement {
+  hold: Hold;
+  channelId: number;
+  /** The request's final charge (the log's quota). 0 with `failed` = full refund. */
+  charged: number;
+  failed: boolean;
+  /** The consume-log row; null when consume logs are off (or a failed request: the placeholder goes). */
+  log: LogDraft | null;
+  /** Hourly dashboard aggregate (quota_data). */
+  stat: { username: string; model: string; tokens: number } | null;
+}
+
+export class InsufficientQuota extends Error {
+  constructor(readonly who: 'user' | 'token') {
+    super(`insufficient ${who} quota`);
+  }
+}
+
+const FLUSH_MS = 200;
+const FLUSH_AT = 256;
+const INSERT_CHUNK = 400;
+
+/**
+ * The quota ledger: the only code that moves money for model traffic.
+ *
+ * - reserve(): an atomic conditional delta on the user (and the token) in its own transaction,
+ *   together with the request's consume-log row carrying the reserved amount. Trusted balances
+ *   skip it (see relay.service) and reserve 0.
+ * - settle(): queued; a flush every ≤ 200 ms applies, in ONE transaction, every queued balance
+ *   difference, usage counter, log row and hourly aggregate. So the sum of logged charges always
+ *   equals the balance change, even after kill -9 (a crash loses at most the open window: both the
+ *   charges and their logs). SIGTERM flushes.
+ * - A settlement that would take a balance below zero takes what is left and logs exactly that.
+ */
+@Injectable()
+export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('QuotaLedger');
+  private queue: Settlement[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  /** Balance estimates for the trusted-balance shortcut (never written back to the database). */
+  private readonly balances = new Map<number, { quota: number; at: number }>();
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly bus: CacheBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.on('users', (e) => {
+      if (e.keys.length === 0) this.balances.clear();
+      else for (const k of e.keys) this.balances.delete(Number(k));
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.flush();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /** The user's balance as last seen (re-read after 5 s or any change made elsewhere). */
+  async balanceOf(userId: number): Promise<number> {
+    const hit = this.balances.get(userId);
+    if (hit && Date.now() - hit.at < 5000) return hit.quota;
+    const row = await this.ds.getRepository(User).findOne({ where: { id: userId }, select: { id: true, quota: true } });
+    const quota = row ? Number(row.quota) : 0;
+    this.balances.set(userId, { quota, at: Date.now() });
+    return quota;
+  }
+
+  private adjustEstimate(userId: number, delta: number): void {
+    const hit = this.balances.get(userId);
+    if (hit) hit.quota -= delta;
+  }
+
+  /** Takes `amount` from the user and the token, or throws InsufficientQuota and changes nothing. */
+  async reserve(payer: Payer, amount: number, log: LogDraft | null): Promise<Hold> {
+    if (amount <= 0) return { payer, reserved: 0, logId: null };
+    const logId = await this.ds.transaction(async (m) => {
+      const u = await m
+        .createQueryBuilder()
+        .update(User)
+        .set({ quota: () => 'quota - :amount' })
+        .where('id = :id AND quota >= :amount', { id: payer.userId, amount })
+        .execute();
+      if (!u.affected) throw new InsufficientQuota('user');
+      if (payer.tokenId && !payer.tokenUnlimited) {
+        const t = await m
+          .createQueryBuilder()
+          .update(Token)
+          .set({ remain_quota: () => 'remain_quota - :amount' })
+          .where('id = :id AND remain_quota >= :amount', { id: payer.tokenId, amount })
+          .execute();
+        if (!t.affected) throw new InsufficientQuota('token');
+      }
+      if (!log) return null;
+      const res = await m.getRepository(LogEntry).insert({ ...log, quota: amount, node_name: this.config.nodeName });
+      return Number((res.identifiers[0] as { id: number | string }).id);
+    });
+    this.adjustEstimate(payer.userId, amount);
+    return { payer, reserved: amount, logId };
+  }
+
+  settle(s: Settlement): void {
+    this.adjustEstimate(s.hold.payer.userId, s.charged - s.hold.reserved);
+    this.queue.push(s);
+    if (this.queue.length >= FLUSH_AT) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every queued settlement; resolves when they are committed. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.flushing = this.flushing.then(async () => {
+      while (this.queue.length) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          await this.ds.transaction((m) => this.apply(m, batch));
+        } catch (err) {
+          // Nothing of the batch was written: put it back and retry on the next flush.
+          this.logger.error(`settlement batch of ${batch.length} failed: ${(err as Error).message}`);
+          this.queue = batch.concat(this.queue);
+          if (!this.timer) {
+            this.timer = setTimeout(() => void this.flush(), 1000);
+            this.timer.unref();
+          }
+          return;
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  private async apply(m: EntityManager, batch: Settlement[]): Promise<void> {
+    const now = nowSeconds();
+    const byUser = new Map<number, Settlement[]>();
+    for (const s of batch) {
+      const list = byUser.get(s.hold.payer.userId) ?? [];
+      list.push(s);
+      byUser.set(s.hold.payer.userId, list);
+    }
+    for (const [userId, list] of byUser) await this.applyUser(m, userId, list);
+
+    const tokens = new Map<number, { delta: number; used: number; unlimited: boolean }>();
+    const channels = new Map<number, number>();
+    for (const s of batch) {
+      const { tokenId, tokenUnlimited } = s.hold.payer;
+      if (tokenId) {
+        const t = tokens.get(tokenId) ?? { delta: 0, used: 0, unlimited: tokenUnlimited };
+        t.delta += s.charged - s.hold.reserved;
+        t.used += s.charged;
+        tokens.set(tokenId, t);
+      }
+      if (s.channelId && s.charged) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.charged);
+    }
+    for (const [id, t] of tokens) {
+      const qb = m.createQueryBuilder().update(Token).where('id = :id', { id, d: t.delta, used: t.used, now });
+      await qb
+        .set({
+          // The token's remaining quota is a limit, not money: it floors at zero.
+          remain_quota: () =>
+            t.unlimited ? 'remain_quota' : 'CASE WHEN remain_quota > :d THEN remain_quota - :d ELSE 0 END',
+          used_quota: () => 'used_quota + :used',
+          accessed_time: () => ':now',
+        })
+        .execute();
+    }
+    for (const [id, used] of channels)
+      await m
+        .createQueryBuilder()
+        .update(Channel)
+        .set({ used_quota: () => 'used_quota + :used' })
+        .where('id = :id', { id, used })
+        .execute();
+
+    const inserts: Partial<LogEntry>[] = [];
+    for (const s of batch) {
+      if (s.hold.logId !== null) {
+        if (s.log) await m.getRepository(LogEntry).update({ id: s.hold.logId }, { ...s.log, quota: s.charged });
+        else await m.getRepository(LogEntry).delete({ id: s.hold.logId });
+      } else if (s.log) inserts.push({ ...s.log, quota: s.charged, node_name: this.config.nodeName });
+    }
+    for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+      await m.getRepository(LogEntry).insert(inserts.slice(i, i + INSERT_CHUNK));
+
+    await this.applyStats(m, batch);
+  }
+
+  /** One user's share of a batch; shortfalls are taken from the latest charges and logged as taken. */
+  private async applyUser(m: EntityManager, userId: number, list: Settlement[]): Promise<void> {
+    let delta = 0;
+    for (const s of list) delta += s.charged - s.hold.reserved;
+    if (delta > 0) {
+      const ok = await m
+        .createQueryBuilder()
+        .update(User)
+        .set({ quota: () => 'quota - :delta' })
+        .where('id = :id AND quota >= :delta', { id: userId, delta })
+        .execute();
+      if (!ok.affected) {
+        const row = await m.getRepository(User).findOne({ where: { id: userId }, select: { id: true, quota: true } });
+        const available = Math.max(0, Number(row?.quota ?? 0));
+        let shortfall = delta - available;
+        for (let i = list.length - 1; i >= 0 && shortfall > 0; i--) {
+          const s = list[i];
+          const extra = s.charged - s.hold.reserved;
+          if (extra <= 0) continue;
+          const cut = Math.min(extra, shortfall);
+          s.charged -= cut;
+          if (s.log) s.log.content = `${s.log.content ? s.log.content + '; ' : ''}balance exhausted, ${cut} not charged`;
+          shortfall -= cut;
+        }
+        delta = available;
+        await m
+          .createQueryBuilder()
+          .update(User)
+          .set({ quota: () => 'quota - :delta' })
+          .where('id = :id', { id: userId, delta })
+          .execute();
+      }
+    } else if (delta < 0) {
+      await m
+        .createQueryBuilder()
+        .update(User)
+        .set({ quota: () => 'quota + :refund' })
+        .where('id = :id', { id: userId, refund: -delta })
+        .execute();
+    }
+    let used = 0;
+    let requests = 0;
+    for (const s of list) {
+      used += s.charged;
+      if (!s.failed) requests++;
+    }
+    if (used || requests)
+      await m
+        .createQueryBuilder()
+        .update(User)
+        .set({ used_quota: () => 'used_quota + :used', request_count: () => 'request_count + :requests' })
+        .where('id = :id', { id: userId, used, requests })
+        .execute();
+  }
+
+  private async applyStats(m: EntityManager, batch: Settlement[]): Promise<void> {
+    const rows = new Map<string, QuotaData>();
+    for (const s of batch) {
+      if (!s.stat || s.failed) continue;
+      const hour = Math.floor((s.log?.created_at ?? nowSeconds()) / 3600) * 3600;
+      const key = `${s.hold.payer.userId}\u0000${s.stat.model}\u0000${hour}`;
+      const row =
+        rows.get(key) ??
+        Object.assign(new QuotaData(), {
+          user_id: s.hold.payer.userId,
+          username: s.stat.username,
+          model_name: s.stat.model,
+          created_at: hour,
+          token_used: 0,
+          count: 0,
+          quota: 0,
+          node_name: this.config.nodeName,
+        });
+      row.token_used += s.stat.tokens;
+      row.count += 1;
+      row.quota += s.charged;
+      rows.set(key, row);
+    }
+    for (const r of rows.values()) {
+      const res = await m
+        .createQueryBuilder()
+        .update(QuotaData)
+        .set({
+          token_used: () => 'token_used + :tokens',
+          count: () => 'count + :count',
+          quota: () => 'quota + :quota',
+        })
+        .where('user_id = :uid AND model_name = :model AND created_at = :hour AND node_name = :node', {
+          uid: r.user_id,
+          model: r.model_name,
+          hour: r.created_at,
+          node: r.node_name,
+          tokens: r.token_used,
+          count: r.count,
+          quota: r.quota,
+        })
+        .execute();
+      if (!res.affected) await m.getRepository(QuotaData).insert(r);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { createHmac } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CacheBus } from '../../common/cache-bus';
+import { anyAddress, publicOnly, SafeHttpClient } from '../../common/safe-http';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
+import { ChannelStatus, LogType, Role, Token, User } from '../../database/entities';
+import { ChannelService } from '../channel/channel.service';
+import { LogService } from '../log/log.service';
+import { MailService } from '../mail/mail.service';
+import { OptionService } from '../option/option.service';
+import { formatQuota } from '../user/quota-format';
+import type { UserSnapshot } from '../user/user-cache.service';
+import { parseSetting } from '../user/user-setting';
+import type { ChannelSnapshot } from './channel-selector';
+import type { TokenSnapshot } from './relay-cache.service';
+
+const WARNING_EVERY_MS = 2 * 3600 * 1000;
+
+/**
+ * Side effects of relay outcomes that are not money: automatic channel disabling (reference data
+ * "Retry and auto-disable rules") with a note to root, lazy token status updates (expired,
+ * exhausted), and the low-balance warning (email or signed webhook, at most once per 2 hours).
+ */
+@Injectable()
+export class ChannelHealthService {
+  private readonly logger = new Logger('ChannelHealth');
+  private readonly warnedAt = new Map<number, number>();
+  private readonly http: SafeHttpClient;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly channels: ChannelService,
+    private readonly options: OptionService,
+    private readonly logs: LogService,
+    private readonly mail: MailService,
+    private readonly bus: CacheBus,
+  ) {
+    this.http = new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly);
+  }
+
+  /** Persists a status the relay derived (expired / exhausted), once. */
+  markToken(token: TokenSnapshot, status: number): void {
+    if (token.status === status) return;
+    token.status = status;
+    void this.ds
+      .getRepository(Token)
+      .update({ id: token.id, status: 1 }, { status })
+      .then(() => this.bus.publish('tokens', [token.id, token.keyHash]))
+      .catch((err: Error) => this.logger.warn(`token ${token.id} status update failed: ${err.message}`));
+  }
+
+  /** Should this upstream failure disable the channel? */
+  shouldDisable(ch: ChannelSnapshot, status: number, message: string): boolean {
+    if (!this.options.bool('AutomaticDisableChannelEnabled') || !ch.autoBan) return false;
+    if (status === 401) return true;
+    const lower = message.toLowerCase();
+    return this.options
+      .get('AutomaticDisableKeywords')
+      .split('\n')
+      .map((k) => k.trim().toLowerCase())
+      .some((k) => k && lower.includes(k));
+  }
+
+  async onUpstreamError(ch: ChannelSnapshot, status: number, message: string): Promise<void> {
+    if (!this.shouldDisable(ch, status, message)) return;
+    await this.disable(ch.id, ch.name, `status ${status}: ${message}`.slice(0, 500));
+  }
+
+  async disable(id: number, name: string, reason: string): Promise<void> {
+    try {
+      if (!(await this.channels.setStatus(id, ChannelStatus.AutoDisabled, reason))) return;
+      await this.notifyRoot(`channel #${id} (${name}) was disabled automatically`, reason);
+    } catch (err) {
+      this.logger.error(`auto-disable of channel ${id} failed: ${(err as Error).message}`);
+    }
+  }
+
+  async enable(id: number, name: string): Promise<void> {
+    if (await this.channels.setStatus(id, ChannelStatus.Enabled, 'test passed'))
+      await this.notifyRoot(`channel #${id} (${name}) was enabled again automatically`, 'test passed');
+  }
+
+  /** A system log for root, and an email when SMTP and root's email are set. */
+  private async notifyRoot(subject: string, detail: string): Promise<void> {
+    const root = await this.ds.getRepository(User).findOne({ where: { role: Role.Root }, order: { id: 'ASC' } });
+    if (!root) return;
+    await this.logs.record({ userId: root.id, username: root.username, type: LogType.System, content: `${subject}: ${detail}` });
+    if (root.email && this.options.get('SMTPServer'))
+      await this.mail.send(root.email, subject, `<p>${escapeHtml(subject)}</p><p>${escapeHtml(detail)}</p>`).catch(() => undefined);
+  }
+
+  /** Low-balance warning after a charge. */
+  async afterCharge(user: UserSnapshot, charged: number): Promise<void> {
+    if (charged <= 0) return;
+    const last = this.warnedAt.get(user.id) ?? 0;
+    if (Date.now() - last < WARNING_EVERY_MS) return;
+    const setting = parseSetting(user.setting);
+    const threshold = setting.quota_warning_threshold || this.options.num('QuotaRemindThreshold');
+    if (!threshold) return;
+    const row = await this.ds.getRepository(User).findOne({ where: { id: user.id }, select: { id: true, quota: true } });
+    const quota = Number(row?.quota ?? 0);
+    if (quota >= threshold) return;
+    this.warnedAt.set(user.id, Date.now());
+    const shown = formatQuota(quota, this.options.num('QuotaPerUnit'), true);
+    const text = `Your balance is low: ${shown} left (warning threshold ${formatQuota(threshold, this.options.num('QuotaPerUnit'), true)}).`;
+    try {
+      if (setting.notify_type === 'webhook' && setting.webhook_url) {
+        const body = JSON.stringify({ type: 'quota_exceed', title: 'Quota warning', content: text, values: [shown], timestamp: Math.floor(Date.now() / 1000) });
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (setting.webhook_secret) headers['X-Webhook-Signature'] = createHmac('sha256', setting.webhook_secret).update(body).digest('hex');
+        await this.http.fetch(setting.webhook_url, { method: 'POST', headers, body, timeoutMs: 5000, maxRedirects: 0 });
+      } else {
+        const to = setting.notification_email || user.email;
+        if (to && this.options.get('SMTPServer')) await this.mail.send(to, 'Quota warning', `<p>${escapeHtml(text)}</p>`);
+      }
+    } catch (err) {
+      this.logger.warn(`quota warning for user ${user.id} not delivered: ${(err as Error).message}`);
+    }
+  }
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,77 @@
+import { Lang, MessageKey, translate } from '../../common/i18n/messages';
+import type { WireFormat } from './types';
+
+/**
+ * A relay failure. It carries a real HTTP status and is written in the caller's format
+ * (OpenAI, Anthropic or Gemini error bodies). `message` is either a catalogue key or, for upstream
+ * failures, the upstream's own (sanitized) text.
+ */
+export class RelayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly key: MessageKey | null,
+    readonly params: Record<string, unknown> = {},
+    /** Upstream text when key is null. */
+    readonly text = '',
+    /** OpenAI error `code`. */
+    readonly code: string | null = null,
+    /** Retrying on another channel may help (network errors, 429, 5xx...). */
+    readonly retryable = false,
+  ) {
+    super(key ?? text);
+  }
+
+  messageIn(lang: Lang): string {
+    return this.key ? translate(this.key, lang, this.params) : this.text;
+  }
+}
+
+export const relayFail = (status: number, key: MessageKey, params: Record<string, unknown> = {}, code: string | null = null) =>
+  new RelayError(status, key, params, '', code);
+
+const OPENAI_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'invalid_request_error',
+  429: 'rate_limit_error',
+};
+const GEMINI_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  413: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+function anthropicType(status: number): string {
+  if (status === 529) return 'overloaded_error';
+  if (status >= 500) return 'api_error';
+  return OPENAI_TYPES[status] ?? 'invalid_request_error';
+}
+
+/** The error body in the caller's wire format. */
+export function errorBody(format: WireFormat, status: number, message: string, code: string | null = null): object {
+  switch (format) {
+    case 'anthropic':
+      return { type: 'error', error: { type: anthropicType(status), message } };
+    case 'gemini':
+      return { error: { code: status, message, status: GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+    default:
+      return {
+        error: { message, type: OPENAI_TYPES[status] ?? (status >= 500 ? 'upstream_error' : 'invalid_request_error'), param: null, code },
+      };
+  }
+}
+
+/** Strips URLs and key-looking strings from upstream text before it reaches a client. */
+export function sanitizeUpstreamText(text: string): string {
+  return text
+    .replace(/https?:\/\/[^\s"'<>]+/g, '[url]')
+    .replace(/\b(sk-[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_-]{20,}|[A-Za-z0-9_-]{32,})\b/g, '[redacted]')
+    .slice(0, 1000);
+}

@@ -1,0 +1,44 @@
+import type { Price } from '../billing/pricing';
+import type { UserSnapshot } from '../user/user-cache.service';
+import type { TokenSnapshot } from './relay-cache.service';
+import type { JsonObject, RelayMode, WireFormat } from './types';
+
+/** One inbound model request, as the routes hand it to relay.service. */
+export interface InboundRequest {
+  /** The caller's wire format (errors and answers are written in it). */
+  format: WireFormat;
+  mode: RelayMode;
+  /** Parsed JSON body (null for multipart and GET). */
+  body: JsonObject | null;
+  /** The raw body bytes (multipart passthrough). */
+  raw: Buffer | null;
+  contentType: string;
+  /** The model named by the path (Gemini) or the multipart form; else read from the body. */
+  pathModel: string | null;
+  /** Gemini's :streamGenerateContent. */
+  pathStream: boolean;
+  /** API key as sent (Bearer, x-api-key, x-goog-api-key, ?key=), or null for the playground. */
+  key: string | null;
+  ip: string;
+  requestId: string;
+  lang: 'zh' | 'en';
+  userAgent: string;
+}
+
+/** Everything decided before the first upstream call. */
+export interface RelayContext {
+  req: InboundRequest;
+  user: UserSnapshot;
+  token: TokenSnapshot | null;
+  tokenName: string;
+  /** The group the request is served and priced in. */
+  group: string;
+  /** The model the caller asked for (billing and logs use it). */
+  model: string;
+  stream: boolean;
+  /** Channel pinned with `sk-<key>-<id>` by an admin. */
+  pinnedChannel: number | null;
+  price: Price;
+  promptEstimate: number;
+  startedAt: number;
+}

@@ -1,0 +1,317 @@
+import type { ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../common/app-error';
+import { pickLang } from '../../common/i18n/messages';
+import { Token, User, UserStatus } from '../../database/entities';
+import { AuthGuard } from '../auth/auth.guard';
+import { OptionService } from '../option/option.service';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { errorBody, RelayError, relayFail } from './errors';
+import { InboundRequest } from './relay-context';
+import { RelayCacheService } from './relay-cache.service';
+import { RelayService } from './relay.service';
+import type { JsonObject, RelayMode, WireFormat } from './types';
+
+/** Relay bodies may carry base64 images and audio: a larger limit than the management API's. */
+export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
+
+const OPENAI_ROUTES: Array<[string, RelayMode, WireFormat]> = [
+  ['/v1/chat/completions', 'chat', 'openai'],
+  ['/v1/completions', 'completions', 'openai'],
+  ['/v1/embeddings', 'embeddings', 'openai'],
+  ['/v1/responses', 'responses', 'responses'],
+  ['/v1/images/generations', 'images', 'openai'],
+  ['/v1/images/edits', 'image-edits', 'openai'],
+  ['/v1/audio/speech', 'speech', 'openai'],
+  ['/v1/audio/transcriptions', 'transcriptions', 'openai'],
+  ['/v1/audio/translations', 'translations', 'openai'],
+  ['/v1/moderations', 'moderations', 'openai'],
+  ['/v1/rerank', 'rerank', 'openai'],
+  ['/v1/messages', 'chat', 'anthropic'],
+];
+
+/**
+ * The model-traffic routes, mounted as a Fastify plugin outside Nest's pipeline (no guards, pipes or
+ * envelope: the relay answers in the caller's wire format and streams from the raw response).
+ */
+@Injectable()
+export class RelayRoutes {
+  constructor(
+    private readonly relay: RelayService,
+    private readonly cache: RelayCacheService,
+    private readonly options: OptionService,
+    private readonly guard: AuthGuard,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  readonly plugin = async (f: FastifyInstance): Promise<void> => {
+    f.removeAllContentTypeParsers();
+    f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) => done(null, body));
+
+    for (const [path, mode, format] of OPENAI_ROUTES)
+      f.post(path, (req, reply) => this.serve(req, reply, format, mode, null, false));
+    f.post('/v1/engines/:model/embeddings', (req, reply) =>
+      this.serve(req, reply, 'openai', 'embeddings', (req.params as { model: string }).model, false),
+    );
+    f.post('/v1beta/models/*', (req, reply) => this.gemini(req, reply));
+    f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
+    f.get('/v1/models', (req, reply) => this.models(req, reply, null));
+    f.get('/v1/models/:model', (req, reply) => this.models(req, reply, (req.params as { model: string }).model));
+    f.get('/v1beta/models', (req, reply) => this.models(req, reply, null, 'gemini'));
+    for (const prefix of ['/v1', ''] as const) {
+      f.get(`${prefix}/dashboard/billing/subscription`, (req, reply) => this.billing(req, reply, 'subscription'));
+      f.get(`${prefix}/dashboard/billing/usage`, (req, reply) => this.billing(req, reply, 'usage'));
+    }
+    f.get('/api/usage/token', (req, reply) => this.tokenUsage(req, reply));
+  };
+
+  private key(req: FastifyRequest): string | null {
+    const h = req.headers;
+    const auth = typeof h.authorization === 'string' ? h.authorization.replace(/^Bearer\s+/i, '').trim() : '';
+    if (auth) return auth;
+    for (const name of ['x-api-key', 'x-goog-api-key', 'mj-api-secret'] as const) {
+      const v = h[name];
+      if (typeof v === 'string' && v.trim()) return v.trim();
+    }
+    const q = (req.query as Record<string, unknown>)?.key;
+    return typeof q === 'string' && q ? q : null;
+  }
+
+  private inbound(req: FastifyRequest, format: WireFormat, mode: RelayMode, pathModel: string | null, pathStream: boolean): InboundRequest {
+    return {
+      format,
+      mode,
+      body: null,
+      raw: null,
+      contentType: String(req.headers['content-type'] ?? ''),
+      pathModel,
+      pathStream,
+      key: this.key(req),
+      ip: req.ip,
+      requestId: String(req.id),
+      lang: pickLang(req.headers['accept-language']),
+      userAgent: String(req.headers['user-agent'] ?? ''),
+    };
+  }
+
+  /** Reads the body (JSON object, or multipart kept raw with its model field). */
+  private async readBody(req: FastifyRequest, inbound: InboundRequest): Promise<void> {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (inbound.contentType.toLowerCase().startsWith('multipart/form-data')) {
+      inbound.raw = raw;
+      let form: FormData;
+      try {
+        form = await new Response(raw, { headers: { 'content-type': inbound.contentType } }).formData();
+      } catch {
+        throw relayFail(400, 'relay_bad_body', { reason: 'malformed multipart form' });
+      }
+      const model = form.get('model');
+      if (typeof model === 'string') inbound.pathModel = inbound.pathModel ?? model;
+      const fields: JsonObject = {};
+      for (const [k, v] of form.entries()) if (typeof v === 'string') fields[k] = v;
+      inbound.body = fields;
+      return;
+    }
+    if (!raw.length) throw relayFail(400, 'relay_bad_body', { reason: 'empty body' });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw relayFail(400, 'relay_bad_body', { reason: 'not valid JSON' });
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw relayFail(400, 'relay_bad_body', { reason: 'must be a JSON object' });
+    const body = parsed as JsonObject;
+    if (body.model !== undefined && typeof body.model !== 'string') throw relayFail(400, 'relay_bad_body', { reason: 'model must be a string' });
+    if (body.stream !== undefined && typeof body.stream !== 'boolean') throw relayFail(400, 'relay_bad_body', { reason: 'stream must be a boolean' });
+    for (const k of ['max_tokens', 'max_completion_tokens', 'n'] as const)
+      if (body[k] !== undefined && body[k] !== null && (typeof body[k] !== 'number' || !Number.isFinite(body[k]) || (body[k]) < 0))
+        throw relayFail(400, 'relay_bad_body', { reason: `${k} must be a non-negative number` });
+    if (inbound.mode === 'chat' && inbound.format !== 'gemini' && !Array.isArray(body.messages))
+      throw relayFail(400, 'relay_bad_body', { reason: 'messages must be an array' });
+    inbound.body = body;
+  }
+
+  private async serve(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    format: WireFormat,
+    mode: RelayMode,
+    pathModel: string | null,
+    pathStream: boolean,
+    session?: { userId: number; group: string },
+  ): Promise<void> {
+    const inbound = this.inbound(req, format, mode, pathModel, pathStream);
+    const res = this.hijack(req, reply);
+    try {
+      await this.readBody(req, inbound);
+    } catch (err) {
+      return this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+    }
+    await this.relay.handle(inbound, res, session);
+  }
+
+  private hijack(req: FastifyRequest, reply: FastifyReply): ServerResponse {
+    reply.hijack();
+    const res = reply.raw;
+    res.setHeader('X-Oneapi-Request-Id', String(req.id));
+    return res;
+  }
+
+  private async gemini(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const target = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+    const colon = target.lastIndexOf(':');
+    const model = colon > 0 ? target.slice(0, colon) : target;
+    const action = colon > 0 ? target.slice(colon + 1) : '';
+    const modes: Record<string, [RelayMode, boolean]> = {
+      generateContent: ['chat', false],
+      streamGenerateContent: ['chat', true],
+      embedContent: ['embeddings', false],
+      batchEmbedContents: ['embeddings', false],
+    };
+    const m = modes[action];
+    if (!m || !model) {
+      const res = this.hijack(req, reply);
+      return this.relay.writeError(res, this.inbound(req, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
+    }
+    return this.serve(req, reply, 'gemini', m[0], model, m[1]);
+  }
+
+  private async playground(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    let userId: number;
+    try {
+      const { snap } = await this.guard.identify(req);
+      if (snap.deleted) throw relayFail(401, 'relay_invalid_key');
+      if (snap.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
+      userId = snap.id;
+    } catch (err) {
+      const res = this.hijack(req, reply);
+      const e = err instanceof AppError ? new RelayError(err.status === 200 ? 401 : err.status, err.key) : this.relay.asRelayError(err);
+      return this.relay.writeError(res, this.inbound(req, 'openai', 'chat', null, false), e);
+    }
+    let group = '';
+    try {
+      const body = JSON.parse((req.body as Buffer).toString('utf8')) as { group?: unknown };
+      group = typeof body.group === 'string' ? body.group : '';
+    } catch {
+      group = '';
+    }
+    return this.serve(req, reply, 'openai', 'chat', null, false, { userId, group });
+  }
+
+  /** Models the key may use: its model limits, else every model of its group(s). */
+  private async models(req: FastifyRequest, reply: FastifyReply, one: string | null, forced?: WireFormat): Promise<void> {
+    const anthropic = !forced && typeof req.headers['anthropic-version'] === 'string' && typeof req.headers['x-api-key'] === 'string';
+    const format: WireFormat = forced ?? (anthropic ? 'anthropic' : 'openai');
+    const inbound = this.inbound(req, format, 'chat', null, false);
+    const res = this.hijack(req, reply);
+    let names: string[];
+    try {
+      const { token } = await this.relay.authenticate(inbound);
+      const user = await this.ds.getRepository(User).findOne({ where: { id: token.userId }, select: { id: true, group: true, status: true } });
+      if (!user || user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
+      if (token.modelLimits) names = [...token.modelLimits];
+      else {
+        const group = token.group || user.group;
+        const groups = group === 'auto' ? (this.options.json<string[]>('AutoGroups') ?? []) : [group];
+        const set = new Set<string>();
+        for (const g of groups) for (const m of this.cache.channels.tiers.get(g)?.keys() ?? []) set.add(m);
+        names = [...set].sort();
+      }
+    } catch (err) {
+      return this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+    }
+    const created = 1_700_000_000;
+    const entry = (id: string) => ({ id, object: 'model', created, owned_by: 'gatehouse' });
+    let body: unknown;
+    let status = 200;
+    if (one !== null) {
+      if (!names.includes(one)) {
+        status = 404;
+        body = errorBody(format, 404, `The model '${one}' does not exist`, 'model_not_found');
+      } else body = anthropic ? { type: 'model', id: one, display_name: one, created_at: new Date(created * 1000).toISOString() } : entry(one);
+    } else if (format === 'gemini')
+      body = { models: names.map((n) => ({ name: `models/${n}`, displayName: n, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })) };
+    else if (anthropic)
+      body = {
+        data: names.map((n) => ({ type: 'model', id: n, display_name: n, created_at: new Date(created * 1000).toISOString() })),
+        has_more: false,
+        first_id: names[0] ?? null,
+        last_id: names[names.length - 1] ?? null,
+      };
+    else body = { object: 'list', data: names.map(entry) };
+    send(res, status, body);
+  }
+
+  /** OpenAI's legacy billing endpoints: the token's figures when DisplayTokenStatEnabled, else the user's. */
+  private async billing(req: FastifyRequest, reply: FastifyReply, kind: 'subscription' | 'usage'): Promise<void> {
+    const inbound = this.inbound(req, 'openai', 'chat', null, false);
+    const res = this.hijack(req, reply);
+    try {
+      const { token } = await this.relay.authenticate(inbound);
+      const unit = this.options.num('QuotaPerUnit') || 500000;
+      const user = await this.ds.getRepository(User).findOne({ where: { id: token.userId }, select: { id: true, quota: true, used_quota: true } });
+      if (!user) throw relayFail(401, 'relay_invalid_key');
+      const byToken = this.options.bool('DisplayTokenStatEnabled');
+      const row = byToken ? await this.cacheToken(token.id) : null;
+      const remain = byToken ? (token.unlimited ? 100_000_000 * unit : Number(row?.remain_quota ?? token.remainQuota)) : Number(user.quota);
+      const used = byToken ? Number(row?.used_quota ?? 0) : Number(user.used_quota);
+      if (kind === 'subscription') {
+        const limit = (byToken ? remain + used : Number(user.quota) + used) / unit;
+        send(res, 200, {
+          object: 'billing_subscription',
+          has_payment_method: true,
+          soft_limit_usd: limit,
+          hard_limit_usd: limit,
+          system_hard_limit_usd: limit,
+          access_until: token.expiredTime > 0 ? token.expiredTime : 0,
+        });
+      } else send(res, 200, { object: 'list', total_usage: (used / unit) * 100 });
+    } catch (err) {
+      this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+    }
+  }
+
+  private cacheToken(id: number) {
+    return this.ds.getRepository(Token).findOne({ where: { id }, select: { id: true, remain_quota: true, used_quota: true } });
+  }
+
+  /** The calling token's own usage (`GET /api/usage/token`, API-key auth). */
+  private async tokenUsage(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const inbound = this.inbound(req, 'openai', 'chat', null, false);
+    const res = this.hijack(req, reply);
+    try {
+      const { token } = await this.relay.authenticate(inbound);
+      const row = await this.cacheToken(token.id);
+      const remain = Number(row?.remain_quota ?? 0);
+      const used = Number(row?.used_quota ?? 0);
+      send(res, 200, {
+        code: true,
+        message: 'ok',
+        data: {
+          object: 'token_usage',
+          name: token.name,
+          total_granted: remain + used,
+          total_used: used,
+          total_available: remain,
+          unlimited_quota: token.unlimited,
+          model_limits: token.modelLimits ? Object.fromEntries([...token.modelLimits].map((m) => [m, true])) : {},
+          model_limits_enabled: !!token.modelLimits,
+          expires_at: token.expiredTime === -1 ? 0 : token.expiredTime,
+        },
+      });
+    } catch (err) {
+      const e = this.relay.asRelayError(err);
+      send(res, e.status, { code: false, message: e.messageIn(inbound.lang), data: null });
+    }
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { BillingModule } from '../billing/billing.module';
+import { ChannelModule } from '../channel/channel.module';
+import { LogModule } from '../log/log.module';
+import { MailModule } from '../mail/mail.module';
+import { OptionModule } from '../option/option.module';
+import { UserModule } from '../user/user.module';
+import { ChannelHealthService } from './channel-health.service';
+import { RateLimitService } from './rate-limit.service';
+import { RelayCacheService } from './relay-cache.service';
+import { RelayRoutes } from './relay-routes';
+import { RelayService } from './relay.service';
+
+@Module({
+  imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
+  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, RateLimitService],
+  exports: [RelayRoutes, RelayCacheService, ChannelHealthService],
+})
+export class RelayModule {}

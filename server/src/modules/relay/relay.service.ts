@@ -1,0 +1,839 @@
+/**
+ * The relay lifecycle, the only place that does I/O for model traffic:
+ *
+ *   authenticate (token cache) → model, group, price → screen (limits, sensitive words)
+ *   → reserve quota (skipped for trusted balances) → pick a channel → convert → call upstream
+ *   → answer / stream back (converting per chunk) → settle the exact charge, or refund
+ *   → on a retryable failure, the next channel (lower tier, never one that already failed).
+ *
+ * Adapters and format converters are pure; see ./adapters and ./formats.
+ */
+import type { ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Agent, Dispatcher, ProxyAgent, errors as undiciErrors, request } from 'undici';
+import { AppError } from '../../common/app-error';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
+import { LogType, Role, TokenStatus, UserStatus } from '../../database/entities';
+import { AuthGuard } from '../auth/auth.guard';
+import { InsufficientQuota, LogDraft, QuotaLedgerService, Settlement } from '../billing/quota-ledger.service';
+import { Price, priceOf, PriceTables, reserveQuota, usageQuota } from '../billing/pricing';
+import { OptionService } from '../option/option.service';
+import { UserCacheService } from '../user/user-cache.service';
+import { UserGroupsService } from '../user/user-groups.service';
+import { adapterForChannel as adapterFor } from './adapter-registry';
+import { ChannelSnapshot, hasChannel, mapModel, selectChannel } from './channel-selector';
+import { ChannelHealthService } from './channel-health.service';
+import { errorBody, RelayError, relayFail, sanitizeUpstreamText } from './errors';
+import { fromHubRequest, fromHubResponse, fromHubStream, toHubRequest, toHubResponse, toHubStream, usageOf } from './formats';
+import { RateLimitService } from './rate-limit.service';
+import { InboundRequest, RelayContext } from './relay-context';
+import { ipAllowed, RelayCacheService, TokenSnapshot } from './relay-cache.service';
+import { createEventDecoder, formatSse } from './streaming/event-decoder';
+import { UsageProbe } from './streaming/usage-probe';
+import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, SseEvent, UpstreamCall, UsageCounts, WireFormat } from './types';
+import { emptyUsage } from './types';
+import { estimatePromptTokens, promptText, textTokens } from './usage';
+
+const TRUST_FACTOR = 100;
+const MAX_ERROR_BODY = 64 * 1024;
+
+interface Attempt {
+  channel: ChannelSnapshot;
+  adapter: ProviderAdapter;
+  upstreamModel: string;
+  areq: AdapterRequest;
+  call: UpstreamCall;
+}
+
+interface Outcome {
+  usage: UsageCounts;
+  /** An answer was delivered (a cut stream still counts: billing uses what was delivered). */
+  delivered: boolean;
+  firstTokenMs: number;
+  extra: Record<string, unknown>;
+}
+
+@Injectable()
+export class RelayService {
+  private readonly logger = new Logger('Relay');
+  private readonly agent: Agent;
+  private readonly proxies = new Map<string, ProxyAgent>();
+  private readonly credentials = new Map<string, { token: string; until: number }>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly cache: RelayCacheService,
+    private readonly users: UserCacheService,
+    private readonly groups: UserGroupsService,
+    private readonly options: OptionService,
+    private readonly ledger: QuotaLedgerService,
+    private readonly guard: AuthGuard,
+    private readonly health: ChannelHealthService,
+    private readonly limits: RateLimitService,
+  ) {
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: null,
+      headersTimeout: config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : 0,
+      bodyTimeout: 0,
+    });
+  }
+
+  // ---------------------------------------------------------------- authentication and pricing
+
+  /** The API key's token and user, with every status rule applied. */
+  async authenticate(req: InboundRequest): Promise<{ token: TokenSnapshot; pinned: number | null }> {
+    let key = (req.key ?? '').trim();
+    if (!key) throw relayFail(401, 'relay_no_key', {}, 'invalid_api_key');
+    if (key.startsWith('sk-')) key = key.slice(3);
+    let pinned: number | null = null;
+    const dash = key.indexOf('-');
+    if (dash > 0) {
+      const suffix = key.slice(dash + 1);
+      if (!/^\d{1,9}$/.test(suffix)) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+      pinned = Number(suffix);
+      key = key.slice(0, dash);
+    }
+    if (key.length < 16 || key.length > 128) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    const token = await this.cache.token(this.tokenHash(key));
+    if (!token) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    if (token.status === TokenStatus.Disabled) throw relayFail(401, 'relay_token_disabled', {}, 'token_disabled');
+    const now = Math.floor(Date.now() / 1000);
+    if (token.status === TokenStatus.Expired || (token.expiredTime !== -1 && token.expiredTime < now)) {
+      this.health.markToken(token, TokenStatus.Expired);
+      throw relayFail(401, 'relay_token_expired', {}, 'token_expired');
+    }
+    if (token.status === TokenStatus.Exhausted || (!token.unlimited && token.remainQuota <= 0)) {
+      this.health.markToken(token, TokenStatus.Exhausted);
+      throw relayFail(403, 'relay_token_exhausted', {}, 'insufficient_quota');
+    }
+    if (!ipAllowed(token.allowIps, req.ip)) throw relayFail(403, 'relay_ip_not_allowed', {}, 'ip_not_allowed');
+    return { token, pinned };
+  }
+
+  tokenHash(key: string): string {
+    return this.cache.hashKey(key);
+  }
+
+  private priceTables(): PriceTables {
+    const o = this.options;
+    return {
+      quotaPerUnit: o.num('QuotaPerUnit'),
+      modelPrice: o.json('ModelPrice') ?? {},
+      modelRatio: o.json('ModelRatio') ?? {},
+      completionRatio: o.json('CompletionRatio') ?? {},
+      cacheRatio: o.json('CacheRatio') ?? {},
+      cacheCreationRatio: o.json('CacheCreationRatio') ?? {},
+      imageRatio: o.json('ImageRatio') ?? {},
+      audioRatio: o.json('AudioRatio') ?? {},
+      audioCompletionRatio: o.json('AudioCompletionRatio') ?? {},
+      groupRatio: o.json('GroupRatio') ?? {},
+      groupGroupRatio: o.json('GroupGroupRatio') ?? {},
+    };
+  }
+
+  private adapterSettings(): AdapterSettings {
+    const o = this.options;
+    return {
+      geminiSafetySettings: o.json('gemini.safety_settings') ?? {},
+      geminiVersionSettings: o.json('gemini.version_settings') ?? {},
+      geminiThinkingAdapterEnabled: o.bool('gemini.thinking_adapter_enabled'),
+      geminiThinkingBudgetPercentage: o.num('gemini.thinking_adapter_budget_tokens_percentage') || 0.6,
+      claudeModelHeaders: o.json('claude.model_headers_settings') ?? {},
+      claudeDefaultMaxTokens: o.json('claude.default_max_tokens') ?? {},
+      claudeThinkingAdapterEnabled: o.bool('claude.thinking_adapter_enabled'),
+      claudeThinkingBudgetPercentage: o.num('claude.thinking_adapter_budget_tokens_percentage') || 0.8,
+    };
+  }
+
+  /** Model, group, price and every refusal that needs no upstream call. */
+  async prepare(req: InboundRequest, session?: { userId: number; group: string }): Promise<RelayContext> {
+    let token: TokenSnapshot | null = null;
+    let pinned: number | null = null;
+    let userId: number;
+    if (session) userId = session.userId;
+    else {
+      ({ token, pinned } = await this.authenticate(req));
+      userId = token.userId;
+    }
+    const user = await this.users.get(userId);
+    if (!user || user.deleted) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    if (user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
+    if (pinned !== null && user.role < Role.Admin) throw relayFail(403, 'relay_pin_admin_only');
+
+    const body = req.body ?? {};
+    const model = (req.pathModel ?? (typeof body.model === 'string' ? body.model : '')).trim();
+    if (!model) throw relayFail(400, 'relay_model_required', {}, 'model_required');
+    if (model.length > 191) throw relayFail(400, 'relay_bad_body', { reason: 'model' });
+    if (token?.modelLimits && !token.modelLimits.has(model))
+      throw relayFail(403, 'relay_model_not_allowed', { model }, 'model_not_allowed');
+
+    const usable = this.groups.usableGroups(user.group);
+    let group = session ? session.group || user.group : token?.group || user.group;
+    if (group !== user.group && !(group in usable)) throw relayFail(403, 'relay_group_not_allowed', { group });
+    if (group === 'auto') {
+      const auto = this.options.json<string[]>('AutoGroups') ?? [];
+      const found = auto.find((g) => (g === user.group || g in usable) && hasChannel(this.cache.channels, g, model));
+      group = found ?? auto[0] ?? user.group;
+    }
+
+    let price: Price | null = priceOf(this.priceTables(), model, user.group, group);
+    if (!price) {
+      if (!this.options.bool('SelfUseModeEnabled') && !user.acceptUnsetModel)
+        throw relayFail(403, 'relay_model_unpriced', { model }, 'model_price_error');
+      price = { ...priceOf({ ...this.priceTables(), modelRatio: { [model]: 0 } }, model, user.group, group)! };
+    }
+
+    const stream = req.pathStream || body.stream === true;
+    const promptEstimate = req.body ? estimatePromptTokens(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)) : 0;
+
+    if (this.options.bool('CheckSensitiveEnabled') && this.options.bool('CheckSensitiveOnPromptEnabled') && req.body) {
+      const word = this.sensitiveWord(promptText(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)).text);
+      if (word) throw relayFail(400, 'relay_sensitive', { word }, 'sensitive_words_detected');
+    }
+    this.limits.check(user.id, group);
+
+    return {
+      req,
+      user,
+      token,
+      tokenName: token ? token.name : 'playground',
+      group,
+      model,
+      stream,
+      pinnedChannel: pinned,
+      price,
+      promptEstimate,
+      startedAt: Date.now(),
+    };
+  }
+
+  private hubBody(req: InboundRequest, model: string, stream: boolean): JsonObject {
+    try {
+      return toHubRequest(req.format, req.body ?? {}, model, stream);
+    } catch {
+      throw relayFail(400, 'relay_bad_body', { reason: 'cannot convert' });
+    }
+  }
+
+  private sensitiveWord(text: string): string | null {
+    if (!text) return null;
+    const lower = text.toLowerCase();
+    for (const w of this.options.get('SensitiveWords').split('\n')) {
+      const word = w.trim().toLowerCase();
+      if (word && lower.includes(word)) return w.trim();
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Serves one request end to end, writing the answer (or the error) to `res`. */
+  async handle(req: InboundRequest, res: ServerResponse, session?: { userId: number; group: string }): Promise<void> {
+    let ctx: RelayContext;
+    try {
+      ctx = await this.prepare(req, session);
+    } catch (err) {
+      return this.writeError(res, req, this.asRelayError(err));
+    }
+    const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
+    const maxTokens = this.maxTokens(req.body);
+    const reserve = reserveQuota(ctx.price, ctx.promptEstimate, maxTokens, this.options.num('PreConsumedQuota'));
+    let hold;
+    try {
+      const balance = await this.ledger.balanceOf(ctx.user.id);
+      const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > reserve * TRUST_FACTOR;
+      if (balance <= 0 || (ctx.price.modelPrice < 0 && ctx.price.modelRatio > 0 && balance < 1))
+        throw new InsufficientQuota('user');
+      if (balance > reserve * TRUST_FACTOR && tokenTrusted) hold = { payer, reserved: 0, logId: null };
+      else hold = await this.ledger.reserve(payer, reserve, this.logConsumeEnabled() ? this.draft(ctx, null, 0, emptyUsage(), {}) : null);
+    } catch (err) {
+      if (err instanceof InsufficientQuota)
+        return this.writeError(
+          res,
+          req,
+          relayFail(403, err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient', {}, 'insufficient_quota'),
+        );
+      return this.writeError(res, req, this.asRelayError(err));
+    }
+
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.on('close', onClose);
+    const tried: number[] = [];
+    const retries = Math.max(0, this.options.num('RetryTimes'));
+    let lastError: RelayError | null = null;
+    let lastChannel: ChannelSnapshot | null = null;
+    try {
+      for (let attempt = 0; attempt <= retries; attempt++) {
+        if (abort.signal.aborted) break;
+        let a: Attempt;
+        try {
+          a = await this.plan(ctx, attempt, new Set(tried));
+        } catch (err) {
+          lastError = this.asRelayError(err);
+          break;
+        }
+        tried.push(a.channel.id);
+        lastChannel = a.channel;
+        try {
+          const outcome = await this.call(ctx, a, res, abort.signal);
+          this.finish(ctx, hold, a, outcome, tried);
+          return;
+        } catch (err) {
+          const e = this.asRelayError(err);
+          lastError = e;
+          void this.health.onUpstreamError(a.channel, e.status, e.text || e.message);
+          if (!e.retryable || res.headersSent) break;
+        }
+      }
+    } finally {
+      res.off('close', onClose);
+    }
+    // Every attempt failed (or none was possible): refund and answer with the last error.
+    const err = lastError ?? relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model });
+    this.ledger.settle({
+      hold,
+      channelId: lastChannel?.id ?? 0,
+      charged: 0,
+      failed: true,
+      log: this.errorDraft(ctx, lastChannel, err, tried),
+      stat: null,
+    });
+    if (!res.headersSent) this.writeError(res, req, err);
+    else if (!res.writableEnded) res.end();
+  }
+
+  private maxTokens(body: JsonObject | null): number {
+    if (!body) return 0;
+    for (const k of ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const) {
+      const v = body[k];
+      if (typeof v === 'number' && Number.isFinite(v) && v > 0) return Math.min(v, 10_000_000);
+    }
+    const gc = body.generationConfig;
+    if (gc && typeof gc === 'object' && !Array.isArray(gc) && typeof gc.maxOutputTokens === 'number') return Math.max(0, gc.maxOutputTokens);
+    return 0;
+  }
+
+  /** Chooses the channel for this attempt and builds the upstream call. */
+  private async plan(ctx: RelayContext, attempt: number, exclude: Set<number>): Promise<Attempt> {
+    const { req } = ctx;
+    const index = this.cache.channels;
+    let channel: ChannelSnapshot | null;
+    if (ctx.pinnedChannel !== null) {
+      channel = index.byId.get(ctx.pinnedChannel) ?? null;
+      if (!channel?.enabled) throw relayFail(503, 'relay_pinned_channel_missing');
+    } else {
+      channel = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => {
+        const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
+        if (!ad || !ad.modes.includes(req.mode)) return false;
+        return !(c.maxInputTokens > 0 && ctx.promptEstimate > c.maxInputTokens);
+      });
+      if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+    }
+    const upstreamModel = mapModel(channel.modelMapping, ctx.model);
+    if (upstreamModel === null) throw relayFail(500, 'relay_model_cycle');
+    const adapter = adapterFor(channel.type, upstreamModel);
+    if (!adapter || !adapter.modes.includes(req.mode)) throw relayFail(400, 'relay_mode_unsupported');
+
+    const body = req.body ? this.upstreamBody(ctx, channel, adapter, upstreamModel) : {};
+    const key = channel.keys.length > 1 ? channel.keys[Math.floor(Math.random() * channel.keys.length)] : (channel.keys[0] ?? '');
+    const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
+    const areq: AdapterRequest = { mode: req.mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings: this.adapterSettings() };
+    const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
+    if (exchange) areq.accessToken = await this.credential(exchange, channel);
+    const call = adapter.buildRequest(areq);
+    for (const [h, v] of Object.entries(channel.headerOverride))
+      if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
+    return { channel, adapter, upstreamModel, areq, call };
+  }
+
+  private async credential(ex: NonNullable<ReturnType<NonNullable<ProviderAdapter['credentials']>>>, ch: ChannelSnapshot): Promise<string> {
+    const hit = this.credentials.get(ex.cacheKey);
+    if (hit && hit.until > Date.now()) return hit.token;
+    const r = await request(ex.request.url, {
+      method: ex.request.method,
+      headers: ex.request.headers,
+      body: ex.request.body,
+      dispatcher: this.dispatcher(ch),
+    });
+    const text = await r.body.text();
+    if (r.statusCode >= 400) throw new RelayError(502, 'relay_upstream_failed', { reason: `credential exchange ${r.statusCode}` }, '', null, true);
+    const { token, expiresInSeconds } = ex.parse(JSON.parse(text));
+    this.credentials.set(ex.cacheKey, { token, until: Date.now() + Math.max(0, expiresInSeconds - 60) * 1000 });
+    return token;
+  }
+
+  /** The body in the channel's format: converted if needed, then mapping, overrides and settings. */
+  private upstreamBody(ctx: RelayContext, ch: ChannelSnapshot, adapter: ProviderAdapter, upstreamModel: string): JsonObject {
+    const { req } = ctx;
+    const inbound = req.body ?? {};
+    let body: JsonObject;
+    const same = req.format === adapter.format || (req.format === 'responses' && adapter.format === 'openai' && adapter.modes.includes('responses'));
+    if (same || req.mode !== 'chat' && req.mode !== 'responses') body = { ...inbound };
+    else {
+      let hub = this.hubBody(req, ctx.model, ctx.stream);
+      hub = this.applySetting(hub, ch);
+      body = fromHubRequest(adapter.format, hub, { defaultMaxTokens: this.defaultMaxTokens(upstreamModel) });
+    }
+    if (adapter.format === 'openai' || adapter.format === 'anthropic' || adapter.format === 'responses') body.model = upstreamModel;
+    if (same && adapter.format === 'openai') body = this.applySetting(body, ch);
+    if (ctx.stream && adapter.format === 'openai' && (req.mode === 'chat' || req.mode === 'completions')) {
+      const so = body.stream_options && typeof body.stream_options === 'object' && !Array.isArray(body.stream_options) ? body.stream_options : {};
+      body.stream_options = { ...so, include_usage: true };
+    }
+    if (adapter.format !== 'gemini') {
+      if (ctx.stream) body.stream = true;
+    } else delete body.stream;
+    for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
+    return body;
+  }
+
+  private defaultMaxTokens(model: string): number {
+    const m = this.options.json<Record<string, number>>('claude.default_max_tokens') ?? {};
+    return m[model] ?? m.default ?? 8192;
+  }
+
+  /** Channel setting: system prompt injected (or overriding the client's) for OpenAI-format bodies. */
+  private applySetting(body: JsonObject, ch: ChannelSnapshot): JsonObject {
+    const prompt = typeof ch.setting.system_prompt === 'string' ? ch.setting.system_prompt : '';
+    if (!prompt || !Array.isArray(body.messages)) return body;
+    const messages = body.messages.filter((m) => !(ch.setting.system_prompt_override === true && isSystem(m)));
+    const idx = messages.findIndex(isSystem);
+    if (idx >= 0 && ch.setting.system_prompt_override !== true) {
+      const m = messages[idx] as JsonObject;
+      messages[idx] = { ...m, content: `${prompt}\n${typeof m.content === 'string' ? m.content : ''}` };
+    } else messages.unshift({ role: 'system', content: prompt });
+    return { ...body, messages };
+  }
+
+  private dispatcher(ch: ChannelSnapshot): Dispatcher {
+    const proxy = typeof ch.setting.proxy === 'string' ? ch.setting.proxy.trim() : '';
+    if (!proxy) return this.agent;
+    let p = this.proxies.get(proxy);
+    if (!p) this.proxies.set(proxy, (p = new ProxyAgent(proxy)));
+    return p;
+  }
+
+  // ---------------------------------------------------------------- the upstream call
+
+  private async call(ctx: RelayContext, a: Attempt, res: ServerResponse, signal: AbortSignal): Promise<Outcome> {
+    const { req } = ctx;
+    const multipart = req.mode === 'transcriptions' || req.mode === 'translations' || req.mode === 'image-edits';
+    const headers = { ...a.call.headers };
+    let body: string | Uint8Array | undefined = a.call.body;
+    if (multipart && req.raw) {
+      headers['content-type'] = req.contentType;
+      body = req.raw;
+    }
+    let up: Dispatcher.ResponseData;
+    try {
+      up = await request(a.call.url, {
+        method: a.call.method,
+        headers,
+        body,
+        signal,
+        dispatcher: this.dispatcher(a.channel),
+        headersTimeout: this.config.relayTimeoutSeconds > 0 ? this.config.relayTimeoutSeconds * 1000 : undefined,
+      });
+    } catch (err) {
+      if (signal.aborted) throw new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' });
+      const timeout = err instanceof undiciErrors.HeadersTimeoutError;
+      throw new RelayError(timeout ? 504 : 502, timeout ? 'relay_upstream_timeout' : 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
+    }
+
+    if (up.statusCode >= 400) {
+      const text = await readLimited(up.body, MAX_ERROR_BODY);
+      throw this.upstreamError(a, up.statusCode, text);
+    }
+    const contentType = String(up.headers['content-type'] ?? '');
+    const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || a.adapter.framing === 'ndjson');
+    if (isStream) return this.relayStream(ctx, a, up, res, signal);
+    if (!contentType.includes('json')) return this.relayBinary(ctx, a, up, res);
+    return this.relayJson(ctx, a, up, res);
+  }
+
+  private upstreamError(a: Attempt, status: number, text: string): RelayError {
+    let message = text;
+    try {
+      message = a.adapter.errorMessage?.(status, text) ?? text;
+    } catch {
+      message = text;
+    }
+    message = sanitizeUpstreamText(message || `status ${status}`);
+    const mapped = a.channel.statusCodeMapping[String(status)];
+    const clientStatus = mapped !== undefined && Number.isInteger(Number(mapped)) ? Number(mapped) : status;
+    const retryable = status === 429 || status === 401 || status === 403 || (status >= 500 && status !== 504 && status !== 524);
+    const e = new RelayError(clientStatus, null, {}, message, 'upstream_error', retryable);
+    (e as RelayError & { upstreamStatus?: number }).upstreamStatus = status;
+    return e;
+  }
+
+  private async relayJson(ctx: RelayContext, a: Attempt, up: Dispatcher.ResponseData, res: ServerResponse): Promise<Outcome> {
+    const text = await up.body.text();
+    let json: JsonObject;
+    try {
+      json = JSON.parse(text) as JsonObject;
+    } catch {
+      throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid JSON from upstream' }, '', null, true);
+    }
+    if (a.adapter.convertResponse) json = a.adapter.convertResponse(json, a.areq);
+    const out = this.toClientFormat(ctx, a, json);
+    const usage = usageOf(a.adapter.format === 'openai' && ctx.req.mode === 'responses' ? 'responses' : a.adapter.format, json) ?? this.estimateUsage(ctx, out);
+    this.writeJson(res, ctx.req, 200, out);
+    return { usage, delivered: true, firstTokenMs: 0, extra: {} };
+  }
+
+  /** Converts a complete answer from the channel's format to the caller's. */
+  private toClientFormat(ctx: RelayContext, a: Attempt, json: JsonObject): JsonObject {
+    const from = a.adapter.format;
+    const to = ctx.req.format;
+    if (ctx.req.mode !== 'chat' && ctx.req.mode !== 'responses') return json;
+    if (from === to || (to === 'responses' && from === 'openai' && a.adapter.modes.includes('responses'))) {
+      return from === 'openai' || from === 'responses' ? { ...json, model: ctx.model } : json;
+    }
+    return fromHubResponse(to, toHubResponse(from, json, ctx.model), ctx.model);
+  }
+
+  private estimateUsage(ctx: RelayContext, out: JsonObject): UsageCounts {
+    const u = emptyUsage();
+    u.prompt_tokens = ctx.promptEstimate;
+    const choices = Array.isArray(out.choices) ? out.choices : [];
+    let text = '';
+    for (const c of choices) {
+      const msg = (c as JsonObject)?.message as JsonObject | undefined;
+      if (msg && typeof msg.content === 'string') text += msg.content;
+    }
+    u.completion_tokens = textTokens(text);
+    return u;
+  }
+
+  private async relayBinary(ctx: RelayContext, a: Attempt, up: Dispatcher.ResponseData, res: ServerResponse): Promise<Outcome> {
+    res.statusCode = 200;
+    const ct = up.headers['content-type'];
+    if (ct) res.setHeader('content-type', ct);
+    let bytes = 0;
+    let text = '';
+    for await (const chunk of up.body) {
+      const b = chunk as Buffer;
+      bytes += b.length;
+      if (ctx.req.mode !== 'speech' && text.length < 1_000_000) text += b.toString('utf8');
+      if (!res.write(b)) await waitDrain(res);
+    }
+    res.end();
+    const u = emptyUsage();
+    // Speech is billed by its input text; a plain-text transcript by its tokens.
+    u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(String(ctx.req.body?.input ?? '')) : ctx.promptEstimate;
+    u.completion_tokens = ctx.req.mode === 'speech' ? 0 : textTokens(text);
+    return { usage: u, delivered: bytes > 0, firstTokenMs: 0, extra: {} };
+  }
+
+  private async relayStream(ctx: RelayContext, a: Attempt, up: Dispatcher.ResponseData, res: ServerResponse, signal: AbortSignal): Promise<Outcome> {
+    const { req } = ctx;
+    const native = a.adapter.format;
+    const client = req.format;
+    const passthrough = native === client || (client === 'responses' && native === 'openai' && a.adapter.modes.includes('responses'));
+    const probeFormat: WireFormat = passthrough ? (client === 'responses' ? 'responses' : native) : 'openai';
+    const probe = new UsageProbe(probeFormat);
+    const wantsUsage = client === 'openai' && isObject(req.body?.stream_options) && req.body.stream_options.include_usage === true;
+    const adapterConv = a.adapter.createStreamConverter?.(a.areq);
+    const toHub = passthrough ? null : toHubStream(native, ctx.model);
+    const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId);
+    const queueMax = Math.max(0, this.options.num('StreamCacheQueueLength'));
+    let buffered: string[] = [];
+    let sentAny = false;
+
+    const write = async (s: string) => {
+      if (queueMax > 0) {
+        buffered.push(s);
+        if (buffered.length < queueMax) return;
+        s = buffered.join('');
+        buffered = [];
+      }
+      sentAny = true;
+      if (!res.write(s)) await waitDrain(res);
+    };
+    const flushBuffered = async () => {
+      if (buffered.length) {
+        const s = buffered.join('');
+        buffered = [];
+        sentAny = true;
+        if (!res.write(s)) await waitDrain(res);
+      }
+    };
+
+    res.statusCode = 200;
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.setHeader('connection', 'keep-alive');
+    res.setHeader('x-accel-buffering', 'no');
+
+    let ping: NodeJS.Timeout | null = null;
+    if (this.options.bool('general_setting.ping_interval_enabled')) {
+      const every = Math.max(1, this.options.num('general_setting.ping_interval_seconds')) * 1000;
+      ping = setInterval(() => {
+        if (!res.writableEnded) res.write(': ping\n\n');
+      }, every);
+      ping.unref();
+    }
+
+    const pending: SseEvent[] = [];
+    const decoder = createEventDecoder(a.adapter.framing ?? 'sse', (e) => pending.push(e));
+    const emitClient = async (e: SseEvent) => {
+      if (passthrough) {
+        if (client === 'openai' || client === 'responses') {
+          const data = e.data.trim();
+          if (data === '[DONE]') return;
+          let parsed: JsonObject | null = null;
+          try {
+            parsed = JSON.parse(data) as JsonObject;
+          } catch {
+            parsed = null;
+          }
+          if (parsed) {
+            probe.observe(e.event, parsed);
+            if (client === 'openai' && parsed.usage && !wantsUsage) {
+              if (Array.isArray(parsed.choices) && parsed.choices.length === 0) return;
+              delete parsed.usage;
+              return write(formatSse({ data: JSON.stringify({ ...parsed, model: ctx.model }) }));
+            }
+            if (client === 'openai' && parsed.model !== undefined && parsed.model !== ctx.model)
+              return write(formatSse({ event: e.event, data: JSON.stringify({ ...parsed, model: ctx.model }) }));
+          }
+          return write(formatSse(e));
+        }
+        try {
+          probe.observe(e.event, JSON.parse(e.data));
+        } catch {
+          /* not JSON: forwarded as is */
+        }
+        return write(formatSse(e));
+      }
+      // Converting: channel format → hub chunks → client format.
+      for (const chunk of toHub!.push(e)) await emitHub(chunk);
+    };
+    const emitHub = async (chunk: JsonObject) => {
+      probe.observe(undefined, chunk);
+      if (client === 'openai' && chunk.usage && !wantsUsage) {
+        if (Array.isArray(chunk.choices) && chunk.choices.length === 0) return;
+        chunk = { ...chunk };
+        delete chunk.usage;
+      }
+      for (const out of fromHub!.push(chunk)) await write(formatSse(out));
+    };
+    const process = async (e: SseEvent) => {
+      const converted = adapterConv ? adapterConv.push(e) : [e];
+      for (const c of converted) await emitClient(c);
+    };
+
+    let idle: NodeJS.Timeout | null = null;
+    const idleMs = this.config.streamingTimeoutSeconds > 0 ? this.config.streamingTimeoutSeconds * 1000 : 0;
+    const local = new AbortController();
+    const armIdle = () => {
+      if (!idleMs) return;
+      if (idle) clearTimeout(idle);
+      idle = setTimeout(() => {
+        local.abort();
+        up.body.destroy();
+      }, idleMs);
+    };
+    let broken = false;
+    let upstreamError: string | null = null;
+    try {
+      armIdle();
+      for await (const chunk of up.body) {
+        armIdle();
+        decoder.feed(chunk as Uint8Array);
+        while (pending.length) await process(pending.shift()!);
+      }
+      decoder.end();
+      while (pending.length) await process(pending.shift()!);
+      if (adapterConv) for (const c of adapterConv.end()) await emitClient(c);
+      if (!passthrough) {
+        for (const chunk of toHub!.end()) await emitHub(chunk);
+        for (const out of fromHub!.end()) await write(formatSse(out));
+      }
+    } catch (err) {
+      broken = true;
+      if (!signal.aborted && !local.signal.aborted) upstreamError = (err as Error).message;
+    } finally {
+      if (idle) clearTimeout(idle);
+      if (ping) clearInterval(ping);
+    }
+    if (!res.writableEnded && !res.destroyed) {
+      await flushBuffered().catch(() => undefined);
+      if (broken && upstreamError && !signal.aborted) {
+        const msg = sanitizeUpstreamText(upstreamError);
+        res.write(formatSse(client === 'anthropic' ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) } : { data: JSON.stringify(errorBody(client, 500, msg)) }));
+      }
+      if (client === 'openai') res.write('data: [DONE]\n\n');
+      res.end();
+    }
+    const outcome = this.streamOutcome(ctx, probe);
+    if (broken && !sentAny) throw new RelayError(502, 'relay_upstream_failed', { reason: upstreamError ?? 'stream ended' }, '', null, true);
+    if (broken) outcome.extra.stream_interrupted = true;
+    return outcome;
+  }
+
+  private streamOutcome(ctx: RelayContext, probe: UsageProbe): Outcome {
+    const reported = probe.reportedUsage();
+    const counted = probe.countedCompletion();
+    let usage: UsageCounts;
+    if (reported && (reported.completion_tokens > 0 || counted === 0)) usage = reported;
+    else {
+      usage = reported ?? emptyUsage();
+      usage.prompt_tokens = usage.prompt_tokens || ctx.promptEstimate;
+      usage.completion_tokens = counted;
+    }
+    return { usage, delivered: true, firstTokenMs: probe.firstTokenAt ? probe.firstTokenAt - ctx.startedAt : 0, extra: {} };
+  }
+
+  // ---------------------------------------------------------------- settlement and logs
+
+  private finish(ctx: RelayContext, hold: Settlement['hold'], a: Attempt, o: Outcome, tried: number[]): void {
+    let charged = usageQuota(ctx.price, o.usage);
+    if (ctx.price.modelPrice >= 0 && ctx.req.mode === 'images') {
+      const n = typeof ctx.req.body?.n === 'number' ? Math.min(Math.max(1, Math.floor(ctx.req.body.n)), 128) : 1;
+      charged = Math.min(Number.MAX_SAFE_INTEGER, charged * n * imageSizeRatio(ctx.req.body));
+    }
+    const other: Record<string, unknown> = { ...o.extra, frt: o.firstTokenMs, admin_info: { use_channel: tried } };
+    if (a.upstreamModel !== ctx.model) {
+      other.is_model_mapped = true;
+      other.upstream_model_name = a.upstreamModel;
+    }
+    if (ctx.req.format !== 'openai') other[ctx.req.format === 'anthropic' ? 'claude' : ctx.req.format] = true;
+    if (typeof ctx.req.body?.reasoning_effort === 'string') other.reasoning_effort = ctx.req.body.reasoning_effort;
+    const log = this.logConsumeEnabled() ? this.draft(ctx, a.channel, charged, o.usage, other) : null;
+    this.ledger.settle({
+      hold,
+      channelId: a.channel.id,
+      charged,
+      failed: false,
+      log,
+      stat: { username: ctx.user.username, model: ctx.model, tokens: o.usage.prompt_tokens + o.usage.completion_tokens },
+    });
+    this.limits.success(ctx.user.id, ctx.group);
+    if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
+    void this.health.afterCharge(ctx.user, charged);
+  }
+
+  private logConsumeEnabled(): boolean {
+    return this.options.bool('LogConsumeEnabled');
+  }
+
+  private draft(ctx: RelayContext, ch: ChannelSnapshot | null, quota: number, u: UsageCounts, extra: Record<string, unknown>): LogDraft {
+    const p = ctx.price;
+    const other = {
+      ...extra,
+      group: ctx.group,
+      model_ratio: p.modelRatio,
+      model_price: p.modelPrice,
+      completion_ratio: p.completionRatio,
+      group_ratio: p.groupRatio,
+      user_group_ratio: p.userGroupRatio,
+      cache_tokens: u.cached_tokens,
+      cache_ratio: p.cacheRatio,
+      cache_creation_tokens: u.cache_creation_tokens,
+      cache_creation_ratio: p.cacheCreationRatio,
+      ...(u.reasoning_tokens ? { reasoning_tokens: u.reasoning_tokens } : {}),
+      ...(u.audio_prompt_tokens || u.audio_completion_tokens
+        ? { audio: true, audio_input: u.audio_prompt_tokens ?? 0, audio_output: u.audio_completion_tokens ?? 0 }
+        : {}),
+      ...(u.image_prompt_tokens ? { image: true, image_ratio: p.imageRatio } : {}),
+    };
+    return {
+      user_id: ctx.user.id,
+      created_at: Math.floor(ctx.startedAt / 1000),
+      type: LogType.Consume,
+      content: ch ? '' : 'in progress',
+      username: ctx.user.username,
+      token_name: ctx.tokenName,
+      token_id: ctx.token?.id ?? 0,
+      model_name: ctx.model,
+      quota,
+      prompt_tokens: u.prompt_tokens,
+      completion_tokens: u.completion_tokens,
+      use_time: Math.round((Date.now() - ctx.startedAt) / 1000),
+      is_stream: ctx.stream,
+      channel_id: ch?.id ?? 0,
+      group: ctx.group,
+      ip: ctx.req.ip,
+      request_id: ctx.req.requestId,
+      other: JSON.stringify(other),
+    };
+  }
+
+  private errorDraft(ctx: RelayContext, ch: ChannelSnapshot | null, e: RelayError, tried: number[]): LogDraft {
+    return {
+      ...this.draft(ctx, ch, 0, emptyUsage(), { admin_info: { use_channel: tried }, status_code: e.status }),
+      type: LogType.Error,
+      content: e.messageIn('en').slice(0, 2000),
+    };
+  }
+
+  // ---------------------------------------------------------------- answers
+
+  asRelayError(err: unknown): RelayError {
+    if (err instanceof RelayError) return err;
+    if (err instanceof AppError) return new RelayError(err.status === 200 ? 400 : err.status, err.key, err.params);
+    this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    return new RelayError(500, 'internal_error');
+  }
+
+  writeError(res: ServerResponse, req: InboundRequest, e: RelayError): void {
+    if (res.headersSent) {
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    const status = e.status === 499 ? 400 : e.status;
+    this.writeJson(res, req, status, errorBody(req.format === 'responses' ? 'openai' : req.format, status, e.messageIn(req.lang), e.code));
+  }
+
+  private writeJson(res: ServerResponse, _req: InboundRequest, status: number, body: unknown): void {
+    if (res.destroyed || res.writableEnded) return;
+    const text = JSON.stringify(body);
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('content-length', Buffer.byteLength(text));
+    res.end(text);
+  }
+}
+
+function isSystem(m: unknown): boolean {
+  return isObject(m) && (m.role === 'system' || m.role === 'developer');
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** DALL·E size and quality multipliers of a fixed image price. */
+function imageSizeRatio(body: JsonObject | null): number {
+  const size = typeof body?.size === 'string' ? body.size : '1024x1024';
+  const hd = body?.quality === 'hd' || body?.quality === 'high';
+  const big = size === '1792x1024' || size === '1024x1792' || size === '1536x1024' || size === '1024x1536';
+  return (big ? 2 : 1) * (hd ? 2 : 1);
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  let out = '';
+  for await (const chunk of body) {
+    if (out.length < max) out += (chunk as Buffer).toString('utf8');
+  }
+  return out.slice(0, max);
+}
+
+function waitDrain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,71 @@
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { createParser } from 'eventsource-parser';
+import type { SseEvent, StreamFraming } from '../types';
+
+export interface EventDecoder {
+  feed(chunk: Uint8Array): void;
+  end(): void;
+}
+
+const toUtf8 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+const fromUtf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+
+/**
+ * Cuts an upstream byte stream into events: SSE (eventsource-parser), NDJSON lines (Ollama), or AWS
+ * event-stream frames (Bedrock; payload becomes `data`, the `:event-type` header `event`).
+ * Memory is bounded by one event, not by the stream.
+ */
+export function createEventDecoder(framing: StreamFraming, onEvent: (e: SseEvent) => void): EventDecoder {
+  if (framing === 'ndjson') {
+    let pending = '';
+    const decoder = new TextDecoder();
+    const emitLines = (text: string) => {
+      pending += text;
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl).trim();
+        pending = pending.slice(nl + 1);
+        if (line) onEvent({ data: line });
+      }
+    };
+    return {
+      feed: (chunk) => emitLines(decoder.decode(chunk, { stream: true })),
+      end: () => {
+        emitLines(decoder.decode() + '\n');
+      },
+    };
+  }
+  if (framing === 'aws-eventstream') {
+    const codec = new EventStreamCodec(toUtf8, fromUtf8);
+    const drain = () => {
+      for (const msg of codec.getAvailableMessages().getMessages()) {
+        const type = msg.headers[':event-type']?.value ?? msg.headers[':exception-type']?.value;
+        onEvent({ event: typeof type === 'string' ? type : undefined, data: toUtf8(msg.body) });
+      }
+    };
+    return {
+      feed: (chunk) => {
+        codec.feed(chunk);
+        drain();
+      },
+      end: () => {
+        codec.endOfStream();
+        drain();
+      },
+    };
+  }
+  const parser = createParser({ onEvent: (e) => onEvent(e.event ? { event: e.event, data: e.data } : { data: e.data }) });
+  const decoder = new TextDecoder();
+  return {
+    feed: (chunk) => parser.feed(decoder.decode(chunk, { stream: true })),
+    end: () => {
+      parser.feed(decoder.decode() + '\n\n');
+    },
+  };
+}
+
+/** One event in SSE wire form. */
+export function formatSse(e: SseEvent): string {
+  const data = e.data.includes('\n') ? e.data.split('\n').join('\ndata: ') : e.data;
+  return e.event ? `event: ${e.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+}

@@ -1,0 +1,93 @@
+import { anthropicUsage } from '../formats/anthropic';
+import { geminiUsage } from '../formats/gemini';
+import type { UsageCounts, WireFormat } from '../types';
+import { openaiUsage, textTokens } from '../usage';
+
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+const BATCH = 4096;
+
+/**
+ * Watches a stream's events (in one wire format) for the usage the upstream reports, and counts the
+ * delivered text with the tokenizer in fixed-size batches, for streams that report none (or are cut).
+ * Memory stays constant in the length of the answer.
+ */
+export class UsageProbe {
+  private reported: UsageCounts | null = null;
+  private anthropicInput: UsageCounts | null = null;
+  private pending = '';
+  private counted = 0;
+  /** Time of the first content delta (ms since epoch), for the log's first-token time. */
+  firstTokenAt = 0;
+
+  constructor(private readonly format: WireFormat) {}
+
+  observe(event: string | undefined, data: unknown): void {
+    const d = obj(data);
+    switch (this.format) {
+      case 'anthropic':
+        return this.anthropic(event ?? String(d.type ?? ''), d);
+      case 'gemini':
+        if (d.usageMetadata) this.reported = geminiUsage(d.usageMetadata);
+        for (const c of Array.isArray(d.candidates) ? d.candidates : [])
+          for (const p of Array.isArray(obj(obj(c).content).parts) ? (obj(obj(c).content).parts as unknown[]) : [])
+            this.text(obj(p).text ?? (obj(p).functionCall ? JSON.stringify(obj(p).functionCall) : ''));
+        return;
+      case 'responses': {
+        const type = String(d.type ?? event ?? '');
+        if (type === 'response.completed' || type === 'response.incomplete')
+          this.reported = openaiUsage(obj(d.response).usage) ?? this.reported;
+        else if (type.endsWith('.delta')) this.text(d.delta);
+        return;
+      }
+      default: {
+        if (d.usage) this.reported = openaiUsage(d.usage) ?? this.reported;
+        for (const c of Array.isArray(d.choices) ? d.choices : []) {
+          const delta = obj(obj(c).delta);
+          this.text(delta.content);
+          this.text(delta.reasoning_content);
+          if (Array.isArray(delta.tool_calls))
+            for (const t of delta.tool_calls) this.text(obj(obj(t).function).arguments ?? obj(obj(t).function).name);
+          this.text(obj(c).text);
+        }
+      }
+    }
+  }
+
+  private anthropic(type: string, d: Record<string, unknown>): void {
+    if (type === 'message_start') this.anthropicInput = anthropicUsage(obj(d.message).usage);
+    else if (type === 'message_delta' && d.usage) {
+      const out = anthropicUsage({ ...obj(obj(d.message).usage), ...obj(d.usage) });
+      const input = this.anthropicInput;
+      this.reported = input && !out.prompt_tokens ? { ...out, prompt_tokens: input.prompt_tokens, cached_tokens: input.cached_tokens, cache_creation_tokens: input.cache_creation_tokens } : out;
+    } else if (type === 'content_block_delta') {
+      const delta = obj(d.delta);
+      this.text(delta.text ?? delta.thinking ?? delta.partial_json);
+    }
+  }
+
+  private text(v: unknown): void {
+    if (typeof v !== 'string' || !v) return;
+    if (!this.firstTokenAt) this.firstTokenAt = Date.now();
+    this.pending += v;
+    if (this.pending.length >= BATCH) {
+      this.counted += textTokens(this.pending);
+      this.pending = '';
+    }
+  }
+
+  /** Completion tokens counted from the delivered text. */
+  countedCompletion(): number {
+    if (this.pending) {
+      this.counted += textTokens(this.pending);
+      this.pending = '';
+    }
+    return this.counted;
+  }
+
+  /** What the upstream reported (Anthropic: input from message_start even if message_delta never came). */
+  reportedUsage(): UsageCounts | null {
+    return this.reported ?? this.anthropicInput;
+  }
+}

@@ -1,0 +1,155 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import request from 'supertest';
+import { MockUpstream } from '../mocks/mock-upstream';
+import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
+import { ApiClient, makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
+
+/** The relay end to end with the official SDKs: formats, streaming, errors and exact billing. */
+describe('relay', () => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let root: ApiClient;
+  let user: Awaited<ReturnType<typeof makeUser>>;
+  let key: string;
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    t = await startApp();
+    root = await setupRoot(t);
+    user = await makeUser(t, root);
+    await setQuota(t, user.userId!, 10_000_000);
+    await makeChannel(t, { type: 1, base_url: mock.url, models: 'gpt-4o,gpt-4o-mini' });
+    await makeChannel(t, { type: 14, base_url: mock.url, models: 'claude-sonnet-4' });
+    await makeChannel(t, { type: 24, base_url: mock.url, models: 'gemini-2.0-flash' });
+    key = (await makeToken(t, user.userId!)).key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const openai = () => new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+  const anthropic = () => new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
+
+  it('answers an OpenAI chat request and bills it exactly (gpt-4o: (10 + 5×4) × 1.25 = 38)', async () => {
+    const before = await quotaOf(t, user.userId!);
+    const res = await openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.choices[0].message.content).toBe('Hello from the mock upstream.');
+    expect(res.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 5 });
+    expect(res.model).toBe('gpt-4o');
+    await settle(t);
+    const logs = await logsOf(t, user.userId!);
+    const log = logs.at(-1)!;
+    expect(log).toMatchObject({ type: 2, quota: 38, prompt_tokens: 10, completion_tokens: 5, model_name: 'gpt-4o', is_stream: false });
+    expect(log.other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1 });
+    expect(await quotaOf(t, user.userId!)).toBe(before - 38);
+  });
+
+  it('streams chunk by chunk, hides the forced usage chunk, and still bills the reported usage', async () => {
+    const stream = await openai().chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: '[[usage=100,20]]' }] });
+    let text = '';
+    let sawUsage = false;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) sawUsage = true;
+    }
+    expect(text).toBe('Hello from the mock upstream.');
+    expect(sawUsage).toBe(false);
+    expect(mock.last!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    await settle(t);
+    const log = (await logsOf(t, user.userId!)).at(-1)!;
+    expect(log).toMatchObject({ quota: Math.round((100 + 20 * 4) * 1.25), prompt_tokens: 100, completion_tokens: 20, is_stream: true });
+  });
+
+  it('passes the usage chunk to a client that asked for it', async () => {
+    const stream = await openai().chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: '[[usage=7,3]]' }],
+    });
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+    expect(usage).toMatchObject({ prompt_tokens: 7, completion_tokens: 3 });
+  });
+
+  it('serves an OpenAI request from an Anthropic channel and an Anthropic request from an OpenAI channel', async () => {
+    const viaClaude = await openai().chat.completions.create({ model: 'claude-sonnet-4', messages: [{ role: 'user', content: '[[usage=12,4]]' }] });
+    expect(viaClaude.choices[0].message.content).toBe('Hello from the mock upstream.');
+    expect(mock.last!.path).toBe('/v1/messages');
+
+    const msg = await anthropic().messages.create({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] });
+    expect(msg.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock upstream.' });
+    expect(mock.last!.path).toBe('/v1/chat/completions');
+
+    const stream = anthropic().messages.stream({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: '[[usage=9,5]]' }] });
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock upstream.' });
+    expect(final.usage.output_tokens).toBe(5);
+  });
+
+  it('relays Anthropic to Anthropic untouched in shape, with cache tokens billed', async () => {
+    const final = await anthropic()
+      .messages.stream({ model: 'claude-sonnet-4', max_tokens: 50, messages: [{ role: 'user', content: '[[usage=100,10]] [[cache=1000,200]]' }] })
+      .finalMessage();
+    expect(final.usage).toMatchObject({ input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 200 });
+    await settle(t);
+    const log = (await logsOf(t, user.userId!)).at(-1)!;
+    // claude-sonnet-4: ratio 1.5, completion 5, cache read 0.1, cache write 1.25
+    expect(log.quota).toBe(Math.round((100 + 1000 * 0.1 + 200 * 1.25 + 10 * 5) * 1.5));
+    expect(log.other).toMatchObject({ cache_tokens: 1000, cache_creation_tokens: 200, claude: true });
+  });
+
+  it('serves OpenAI clients from a Gemini channel, streaming', async () => {
+    const stream = await openai().chat.completions.create({ model: 'gemini-2.0-flash', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('Hello from the mock upstream.');
+    expect(mock.last!.path).toContain(':streamGenerateContent');
+  });
+
+  it('refuses bad keys and bad bodies in the caller’s format, changing nothing', async () => {
+    await settle(t);
+    const before = await quotaOf(t, user.userId!);
+    const bad = new OpenAI({ apiKey: 'sk-' + 'x'.repeat(48), baseURL: `${t.url}/v1`, maxRetries: 0 });
+    await expect(bad.chat.completions.create({ model: 'gpt-4o', messages: [] })).rejects.toMatchObject({ status: 401 });
+    const r1 = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).set('content-type', 'application/json').send('{"model":');
+    expect(r1.status).toBe(400);
+    expect(r1.body.error).toMatchObject({ type: 'invalid_request_error' });
+    const r2 = await request(t.url).post('/v1/messages').set('x-api-key', key).send({ model: 'nope', max_tokens: 1, messages: [] });
+    expect(r2.status).toBe(403);
+    expect(r2.body).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+    const r3 = await request(t.url).post('/v1beta/models/gemini-2.0-flash:generateContent').set('x-goog-api-key', 'sk-nope-nope-nope-nope').send({ contents: [] });
+    expect(r3.status).toBe(401);
+    expect(r3.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
+    const r4 = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send({ model: 'gpt-4o', messages: 'hi' });
+    expect(r4.status).toBe(400);
+    await settle(t);
+    expect(await quotaOf(t, user.userId!)).toBe(before);
+  });
+
+  it('keeps the balance exact and never negative under 200 concurrent requests on a small balance', async () => {
+    const poor = await makeUser(t, root);
+    // Each request costs 38 and reserves more up front; 1500 covers only some of them.
+    await setQuota(t, poor.userId!, 1500);
+    const k = (await makeToken(t, poor.userId!)).key;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${k}`).send({ model: 'gpt-4o', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 200).length;
+    const refused = results.filter((r) => r.status === 403).length;
+    expect(ok + refused).toBe(200);
+    expect(ok).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+    await settle(t);
+    const after = await quotaOf(t, poor.userId!);
+    const logs = (await logsOf(t, poor.userId!)).filter((l) => l.type === 2);
+    expect(after).toBeGreaterThanOrEqual(0);
+    expect(logs.length).toBe(ok);
+    expect(1500 - after).toBe(logs.reduce((s, l) => s + l.quota, 0));
+  });
+});
