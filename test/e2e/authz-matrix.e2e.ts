@@ -5,7 +5,16 @@
  * the completeness check against the OpenAPI document.
  */
 import request from 'supertest';
-import { LogEntry, OptionRow, Setup, User, VerificationCode } from '../../server/src/database/entities';
+import {
+  Ability,
+  Channel,
+  LogEntry,
+  OptionRow,
+  Setup,
+  Token,
+  User,
+  VerificationCode,
+} from '../../server/src/database/entities';
 import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp, uname } from '../support/test-app';
 
 type Level = 'public' | 'user' | 'admin' | 'root';
@@ -114,6 +123,34 @@ export const ROUTES: Route[] = [
     body: () => ({ email: 'nobody@example.com', token: 'x'.repeat(32) }),
   }),
   r('get', '/api/oauth/email/bind', 'user', { query: '?email=bind%40example.com&code=123456' }),
+  // channels (admin)
+  r('get', '/api/channel', 'admin', { query: '?p=1&page_size=5&tag_mode=true' }),
+  r('get', '/api/channel/search', 'admin', { query: '?keyword=matrix' }),
+  r('get', '/api/channel/models', 'admin'),
+  r('get', '/api/channel/models_enabled', 'admin'),
+  r('post', '/api/channel', 'admin', {
+    body: () => ({ type: 1, name: uname('mc'), key: 'matrix-key', models: 'gpt-4o', tag: 'matrix-tag' }),
+  }),
+  r('put', '/api/channel', 'admin', { body: (c) => ({ id: c.victimId, name: uname('mc'), weight: 3 }) }),
+  r('get', '/api/channel/{id}', 'admin'),
+  r('post', '/api/channel/copy/{id}', 'admin', { query: '?suffix=-m' }),
+  r('delete', '/api/channel/{id}', 'admin'),
+  r('post', '/api/channel/tag/disabled', 'admin', { body: () => ({ tag: 'matrix-tag' }) }),
+  r('post', '/api/channel/tag/enabled', 'admin', { body: () => ({ tag: 'matrix-tag' }) }),
+  r('put', '/api/channel/tag', 'admin', { body: () => ({ tag: 'matrix-tag', priority: 5 }) }),
+  r('post', '/api/channel/batch/tag', 'admin', { body: (c) => ({ ids: [c.victimId], tag: 'matrix-tag2' }) }),
+  r('post', '/api/channel/batch', 'admin', { body: (c) => ({ ids: [c.victimId + 1000] }) }),
+  r('delete', '/api/channel/disabled', 'admin'),
+  r('post', '/api/channel/fix', 'admin'),
+  // tokens (own)
+  r('get', '/api/token', 'user', { query: '?p=1&page_size=5' }),
+  r('get', '/api/token/search', 'user', { query: '?keyword=mt' }),
+  r('post', '/api/token', 'user', { body: () => ({ name: uname('mt'), remain_quota: 100, expired_time: -1 }) }),
+  r('put', '/api/token', 'user', { body: (c) => ({ id: c.victimId, name: uname('mt') }) }),
+  r('get', '/api/token/{id}', 'user'),
+  r('post', '/api/token/{id}/key', 'user'),
+  r('delete', '/api/token/{id}', 'user'),
+  r('post', '/api/token/batch', 'user', { body: (c) => ({ ids: [c.victimId] }) }),
 ];
 
 const ACTORS: Actor[] = ['anonymous', 'user', 'admin', 'root', 'banned', 'deregistered'];
@@ -141,7 +178,10 @@ describe('authorization matrix', () => {
     const logs = await t.ds.getRepository(LogEntry).count();
     const codes = await t.ds.getRepository(VerificationCode).count();
     const setups = await t.ds.getRepository(Setup).count();
-    return JSON.stringify({ users, options, logs, codes, setups });
+    const channels = await t.ds.getRepository(Channel).find({ order: { id: 'ASC' } });
+    const abilities = await t.ds.getRepository(Ability).count();
+    const tokens = await t.ds.getRepository(Token).find({ order: { id: 'ASC' } });
+    return JSON.stringify({ users, options, logs, codes, setups, channels, abilities, tokens });
   }
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { CacheBus } from '../../server/src/common/cache-bus';
 import type { ChannelInput } from '../../server/src/modules/channel/channel.service';
 import { ChannelService } from '../../server/src/modules/channel/channel.service';
 import { QuotaLedgerService } from '../../server/src/modules/billing/quota-ledger.service';
@@ -55,9 +56,7 @@ export async function makeToken(
 
 /** Sets a user's balance directly (test set-up of a known starting point). */
 export async function setQuota(t: TestApp, userId: number, quota: number): Promise<void> {
-  await t.ds.query(`UPDATE users SET quota = ${Math.floor(quota)} WHERE id = ${Math.floor(userId)}`);
-  t.app.get(QuotaLedgerService);
-  const { CacheBus } = await import('../../server/src/common/cache-bus');
+  await t.ds.createQueryBuilder().update('users').set({ quota }).where('id = :id', { id: userId }).execute();
   t.app.get(CacheBus).publish('users', [userId]);
 }
 
@@ -101,8 +100,8 @@ export async function logsOf(t: TestApp, userId: number): Promise<LogRow[]> {
     channel_id: Number(r.channel_id),
     token_name: String(r.token_name),
     is_stream: r.is_stream === true || Number(r.is_stream) === 1,
-    content: String(r.content ?? ''),
-    other: JSON.parse(String(r.other || '{}')) as Record<string, unknown>,
+    content: typeof r.content === 'string' ? r.content : '',
+    other: JSON.parse(typeof r.other === 'string' && r.other ? r.other : '{}') as Record<string, unknown>,
     request_id: String(r.request_id),
     group: String(r.group),
   }));

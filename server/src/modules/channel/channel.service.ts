@@ -101,7 +101,7 @@ export class ChannelService {
     const changed = await this.ds.transaction(async (m) => {
       const ch = await m.getRepository(Channel).findOneBy({ id });
       if (!ch || ch.status === status) return false;
-      let info: Record<string, unknown> = {};
+      let info: Record<string, unknown>;
       try {
         info = JSON.parse(ch.other_info ?? '{}') as Record<string, unknown>;
       } catch {

@@ -42,7 +42,7 @@ export function buildChannelIndex(channels: ChannelSnapshot[], abilities: Abilit
     const ch = byId.get(a.channel_id);
     if (!ch?.enabled || !a.enabled) continue;
     let models = tiers.get(a.group);
-    if (!models) tiers.set(a.group, (models = new Map()));
+    if (!models) tiers.set(a.group, (models = new Map<string, Tier[]>()));
     let list = models.get(a.model);
     if (!list) models.set(a.model, (list = []));
     const priority = Number(a.priority);

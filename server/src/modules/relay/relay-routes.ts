@@ -190,7 +190,7 @@ export class RelayRoutes {
       const e = err instanceof AppError ? new RelayError(err.status === 200 ? 401 : err.status, err.key) : this.relay.asRelayError(err);
       return this.relay.writeError(res, this.inbound(req, 'openai', 'chat', null, false), e);
     }
-    let group = '';
+    let group: string;
     try {
       const body = JSON.parse((req.body as Buffer).toString('utf8')) as { group?: unknown };
       group = typeof body.group === 'string' ? body.group : '';

@@ -457,7 +457,7 @@ export class RelayService {
   }
 
   private upstreamError(a: Attempt, status: number, text: string): RelayError {
-    let message = text;
+    let message: string;
     try {
       message = a.adapter.errorMessage?.(status, text) ?? text;
     } catch {
@@ -526,7 +526,7 @@ export class RelayService {
     res.end();
     const u = emptyUsage();
     // Speech is billed by its input text; a plain-text transcript by its tokens.
-    u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(String(ctx.req.body?.input ?? '')) : ctx.promptEstimate;
+    u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '') : ctx.promptEstimate;
     u.completion_tokens = ctx.req.mode === 'speech' ? 0 : textTokens(text);
     return { usage: u, delivered: bytes > 0, firstTokenMs: 0, extra: {} };
   }
@@ -587,7 +587,7 @@ export class RelayService {
         if (client === 'openai' || client === 'responses') {
           const data = e.data.trim();
           if (data === '[DONE]') return;
-          let parsed: JsonObject | null = null;
+          let parsed: JsonObject | null;
           try {
             parsed = JSON.parse(data) as JsonObject;
           } catch {

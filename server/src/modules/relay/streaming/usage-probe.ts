@@ -27,7 +27,7 @@ export class UsageProbe {
     const d = obj(data);
     switch (this.format) {
       case 'anthropic':
-        return this.anthropic(event ?? String(d.type ?? ''), d);
+        return this.anthropic(event ?? (typeof d.type === 'string' ? d.type : ''), d);
       case 'gemini':
         if (d.usageMetadata) this.reported = geminiUsage(d.usageMetadata);
         for (const c of Array.isArray(d.candidates) ? d.candidates : [])
@@ -35,7 +35,7 @@ export class UsageProbe {
             this.text(obj(p).text ?? (obj(p).functionCall ? JSON.stringify(obj(p).functionCall) : ''));
         return;
       case 'responses': {
-        const type = String(d.type ?? event ?? '');
+        const type = typeof d.type === 'string' ? d.type : (event ?? '');
         if (type === 'response.completed' || type === 'response.incomplete')
           this.reported = openaiUsage(obj(d.response).usage) ?? this.reported;
         else if (type.endsWith('.delta')) this.text(d.delta);
