@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropicError, anthropicModels, messages } from './anthropic';
+import { Ctx, ErrorWriter, Exchange, MultipartFile, MultipartRecord, RecordedRequest } from './exchange';
+import { embed, geminiError, geminiModels, generateContent } from './gemini';
+import { chatCompletions, completions, openaiError, responses } from './openai';
+import {
+  audioText,
+  embeddings,
+  images,
+  moderations,
+  openaiModels,
+  PNG,
+  rerank,
+  speech,
+} from './openai-media';
+
+export type { MultipartFile, MultipartRecord, RecordedRequest } from './exchange';
+export { DEFAULT_REPLY, TOOL_ARGUMENTS } from './directives';
+
+export type Family = 'openai' | 'anthropic' | 'gemini';
+type Handler = (ctx: Ctx) => Promise<void> | void;
+
+interface Route {
+  handler: Handler;
+  /** Model named by the path (Azure deployment, Gemini model). */
+  pathModel?: string;
+  /** Served without the key check (image URLs handed to end users). */
+  isPublic?: boolean;
+}
+
+export const DEFAULT_MODELS: readonly string[] = [
+  'gpt-4o-mini',
+  'gpt-4o',
+  'text-embedding-3-small',
+  'claude-opus-4-6',
+  'gemini-2.0-flash',
+  'text-embedding-004',
+];
+
+/** OpenAI routes by "METHOD path-after-/v1/" (also served under Azure's /openai/deployments/{d}/). */
+const OPENAI_ROUTES: Record<string, Handler> = {
+  'POST chat/completions': chatCompletions,
+  'POST completions': completions,
+  'POST embeddings': embeddings,
+  'POST responses': responses,
+  'POST images/generations': images,
+  'POST images/edits': images,
+  'POST audio/speech': speech,
+  'POST audio/transcriptions': (ctx) => audioText(ctx, 'transcribe'),
+  'POST audio/translations': (ctx) => audioText(ctx, 'translate'),
+  'POST moderations': moderations,
+  'POST rerank': rerank,
+  'GET models': openaiModels,
+};
+
+const GEMINI_ACTIONS: Record<string, Handler> = {
+  generateContent: (ctx) => generateContent(ctx, false),
+  streamGenerateContent: (ctx) => generateContent(ctx, true),
+  embedContent: (ctx) => embed(ctx, false),
+  batchEmbedContents: (ctx) => embed(ctx, true),
+};
+
+const ERROR_WRITERS: Record<Family, ErrorWriter> = {
+  openai: openaiError,
+  anthropic: anthropicError,
+  gemini: geminiError,
+};
+
+const BAD_JSON: Record<Family, string> = {
+  openai: 'We could not parse the JSON body of your request.',
+  anthropic: 'There was an error parsing the body.',
+  gemini: 'Invalid JSON payload received.',
+};
+
+const GEMINI_ACTION_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(\w+)$/;
+
+function familyOf(path: string, headers: IncomingHttpHeaders, query: Record<string, string>): Family {
+  if (path === '/v1/messages' || headers['anthropic-version']) return 'anthropic';
+  if (path.startsWith('/v1beta/') || GEMINI_ACTION_PATH.test(path)) return 'gemini';
+  if (headers['x-goog-api-key'] || query.key) return 'gemini';
+  return 'openai';
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The credential a provider of `family` would read from the request. */
+function credentialOf(
+  family: Family,
+  headers: IncomingHttpHeaders,
+  query: Record<string, string>,
+): string | null {
+  const bearer = /^Bearer\s+(.+)$/i.exec(header(headers, 'authorization') ?? '')?.[1];
+  if (family === 'anthropic') return header(headers, 'x-api-key') ?? bearer ?? null;
+  if (family === 'gemini') return header(headers, 'x-goog-api-key') ?? query.key ?? null;
+  return bearer ?? header(headers, 'api-key') ?? null;
+}
+
+/** A 404 for an unknown path, worded like each provider (Azure and OpenAI differ from their model 404s). */
+function notFound(ex: Exchange, family: Family, path: string, message: string): void {
+  if (path.startsWith('/openai/')) return ex.json(404, { error: { code: '404', message } });
+  if (family === 'openai') {
+    return ex.json(404, { error: { message, type: 'invalid_request_error', param: null, code: null } });
+  }
+  ERROR_WRITERS[family](ex, 404, message);
+}
+
+async function parseMultipart(raw: Buffer, contentType: string): Promise<MultipartRecord | null> {
+  try {
+    const form = await new Response(new Uint8Array(raw), {
+      headers: { 'content-type': contentType },
+    }).formData();
+    const fields: Record<string, string> = {};
+    const files: MultipartFile[] = [];
+    for (const [field, value] of form.entries()) {
+      if (typeof value === 'string') {
+        fields[field] = value;
+        continue;
+      }
+      const bytes = Buffer.from(await value.arrayBuffer());
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      files.push({ field, filename: value.name, size: value.size, type: value.type, sha256 });
+    }
+    return { fields, files };
+  } catch {
+    return null;
+  }
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return null;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A fake of the OpenAI (and Azure OpenAI), Anthropic and Gemini APIs on one local port, speaking each
+ * provider's real wire format, for tests to point channels at (base URL = `url`, no path).
+ *
+ * Behaviour is steered by directives in the text of the last user message:
+ *   [[status=429]] [[error=text]]  error answer in the provider's format (status defaults to 500)
+ *   [[usage=P,C]] [[cache=R,W]]    token counts to report; P excludes cache tokens (OpenAI and Gemini
+ *                                  report P+R as the prompt; W is reported by Anthropic only)
+ *   [[nousage]]                    no usage anywhere
+ *   [[reply=text]] [[chunks=N]]    the reply, streamed one word per chunk ("w1 w2 ... wN" for chunks)
+ *   [[slow=MS]] [[cut=N]] [[hang]] pacing, abrupt socket destruction after N chunks, never answering
+ *   [[tool=name]]                  a call of tool `name` with {"city":"Paris"} (stream: two deltas)
+ * Every request is kept in `requests`, with `aborted` set when the client went away early.
+ */
+export class MockUpstream {
+  readonly requests: RecordedRequest[] = [];
+  /** When set, requests whose credential is not this key (or one of these keys) get a 401. */
+  requireKey: string | readonly string[] | null = null;
+  /** Model ids the model-list endpoints answer with. */
+  models: string[] = [...DEFAULT_MODELS];
+  private inFlight = 0;
+  private counter = 0;
+  private baseUrl = '';
+  private readonly server: Server = createServer((req, res) => void this.handle(req, res));
+
+  private constructor() {}
+
+  static async start(): Promise<MockUpstream> {
+    const mock = new MockUpstream();
+    await new Promise<void>((resolve, reject) => {
+      mock.server.once('error', reject);
+      mock.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    mock.baseUrl = `http://127.0.0.1:${(mock.server.address() as AddressInfo).port}`;
+    return mock;
+  }
+
+  /** Base URL to give channels, e.g. http://127.0.0.1:41234 (no path, no trailing slash). */
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  /** Number of requests currently in flight (received and not yet answered or abandoned). */
+  get open(): number {
+    return this.inFlight;
+  }
+
+  /** The newest request. */
+  get last(): RecordedRequest | undefined {
+    return this.requests.at(-1);
+  }
+
+  /** Forgets the recorded requests and restarts the id counter; key check and models back to defaults. */
+  reset(): void {
+    this.requests.length = 0;
+    this.counter = 0;
+    this.requireKey = null;
+    this.models = [...DEFAULT_MODELS];
+  }
+
+  /** Waits until `condition` holds (e.g. `() => mock.last?.aborted === true`). */
+  async waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`mock upstream: condition not met within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private keyAccepted(credential: string | null): boolean {
+    if (this.requireKey === null) return true;
+    const keys: readonly string[] = typeof this.requireKey === 'string' ? [this.requireKey] : this.requireKey;
+    return credential !== null && keys.includes(credential);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://mock');
+    const path = url.pathname;
+    const query = Object.fromEntries(url.searchParams);
+    const family = familyOf(path, req.headers, query);
+    const n = ++this.counter;
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query,
+      headers: req.headers,
+      body: null,
+      rawBody: Buffer.alloc(0),
+      credential: credentialOf(family, req.headers, query),
+      aborted: false,
+    };
+    this.requests.push(record);
+    this.inFlight++;
+    const ex = new Exchange(req, res);
+    res.once('close', () => {
+      this.inFlight--;
+      if (!ex.finished) record.aborted = true;
+    });
+    res.setHeader(family === 'anthropic' ? 'request-id' : 'x-request-id', `req_mock_${n}`);
+
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+    } catch {
+      return; // the client went away while sending
+    }
+    record.rawBody = Buffer.concat(chunks);
+    const contentType = header(req.headers, 'content-type') ?? '';
+    const multipart = /^multipart\/form-data/i.test(contentType);
+    if (multipart) record.multipart = (await parseMultipart(record.rawBody, contentType)) ?? undefined;
+    else record.body = parseJson(record.rawBody);
+
+    const writeError = ERROR_WRITERS[family];
+    const route = this.route(record, family);
+    const isPublic = typeof route !== 'string' && route.isPublic === true;
+    if (!isPublic && !this.keyAccepted(record.credential))
+      return writeError(ex, 401, 'Incorrect API key provided');
+    if (typeof route === 'string') return notFound(ex, family, path, route);
+    if (record.method === 'POST' && record.body === null && !record.multipart) {
+      return writeError(
+        ex,
+        400,
+        multipart ? 'Could not parse the multipart/form-data body.' : BAD_JSON[family],
+      );
+    }
+    const ctx: Ctx = {
+      ex,
+      record,
+      body: record.body ?? {},
+      n,
+      pathModel: route.pathModel,
+      baseUrl: this.baseUrl,
+      models: this.models,
+    };
+    try {
+      await route.handler(ctx);
+    } catch (err) {
+      if (res.headersSent) await ex.cut();
+      else writeError(ex, 500, `mock upstream failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The handler of a request, or the message of a 404. */
+  private route(record: RecordedRequest, family: Family): Route | string {
+    const { method, path, query } = record;
+    const notFound = family === 'openai' ? `Invalid URL (${method} ${path})` : `Not found: ${method} ${path}`;
+
+    const azure = /^\/openai\/deployments\/([^/]+)\/(.+)$/.exec(path);
+    if (azure) {
+      const handler = OPENAI_ROUTES[`${method} ${azure[2]}`];
+      if (!handler || !query['api-version']) return 'Resource not found';
+      return { handler, pathModel: decodeURIComponent(azure[1]) };
+    }
+    if (method === 'GET' && path.startsWith('/files/')) {
+      return { handler: (ctx) => ctx.ex.send(200, PNG, { 'content-type': 'image/png' }), isPublic: true };
+    }
+    const gemini = GEMINI_ACTION_PATH.exec(path);
+    if (gemini) {
+      const handler = method === 'POST' ? GEMINI_ACTIONS[gemini[2]] : undefined;
+      return handler ? { handler, pathModel: decodeURIComponent(gemini[1]) } : notFound;
+    }
+    if (family === 'gemini' && method === 'GET') {
+      const list = /^\/v1(?:beta)?\/models(?:\/([^/]+))?$/.exec(path);
+      if (list) return { handler: geminiModels, pathModel: list[1] && decodeURIComponent(list[1]) };
+    }
+    if (method === 'POST' && path === '/v1/messages') return { handler: messages };
+    if (method === 'GET' && path === '/v1/models' && family === 'anthropic')
+      return { handler: anthropicModels };
+    const handler = path.startsWith('/v1/') ? OPENAI_ROUTES[`${method} ${path.slice(4)}`] : undefined;
+    return handler ? { handler } : notFound;
+  }
+}
