@@ -40,6 +40,12 @@ module.exports = {
     e2e('sqlite', 'sqlite'),
     e2e('mariadb', 'mysql'),
     e2e('postgres', 'postgres'),
+    {
+      ...base,
+      displayName: 'conformance',
+      testMatch: ['<rootDir>/test/conformance/**/*.conformance.ts'],
+      setupFiles: ['<rootDir>/test/support/driver-sqlite.ts'],
+    },
     { ...base, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser.ts'] },
   ],
 };

@@ -83,6 +83,19 @@ function familyOf(path: string, headers: IncomingHttpHeaders, query: Record<stri
   return 'openai';
 }
 
+/**
+ * The OpenAI route under the API prefixes OpenAI-compatible providers use (DashScope's
+ * /compatible-mode/v1, Zhipu's /api/paas/v4, Volcengine's /api/v3, Qianfan's /v2, Perplexity's bare
+ * paths, MiniMax's chatcompletion_v2), so one mock serves every compatible channel type.
+ */
+function openaiCompatibleRest(path: string): string | null {
+  if (path === '/v1/text/chatcompletion_v2') return 'chat/completions';
+  for (const prefix of ['/v1/', '/compatible-mode/v1/', '/api/paas/v4/', '/api/v3/', '/v2/'])
+    if (path.startsWith(prefix)) return path.slice(prefix.length);
+  if (path === '/chat/completions' || path === '/embeddings') return path.slice(1);
+  return null;
+}
+
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -313,7 +326,8 @@ export class MockUpstream {
     if (method === 'POST' && path === '/v1/messages') return { handler: messages };
     if (method === 'GET' && path === '/v1/models' && family === 'anthropic')
       return { handler: anthropicModels };
-    const handler = path.startsWith('/v1/') ? OPENAI_ROUTES[`${method} ${path.slice(4)}`] : undefined;
+    const rest = openaiCompatibleRest(path);
+    const handler = rest !== null ? OPENAI_ROUTES[`${method} ${rest}`] : undefined;
     return handler ? { handler } : notFound;
   }
 }
