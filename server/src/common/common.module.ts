@@ -4,5 +4,5 @@ import { CryptoService } from './crypto.service';
 import { RedisBusService } from './redis-bus.service';
 
 @Global()
-@Module({ providers: [CacheBus, CryptoService, RedisBusService], exports: [CacheBus, CryptoService] })
+@Module({ providers: [CacheBus, CryptoService, RedisBusService], exports: [CacheBus, CryptoService, RedisBusService] })
 export class CommonModule {}

@@ -47,6 +47,11 @@ export class RedisBusService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** The command connection, for other Redis users (rate limits); null without Redis. */
+  get client(): Redis | null {
+    return this.pub ?? null;
+  }
+
   private receive(message: string): void {
     try {
       const wire = JSON.parse(message) as WireEvent;

@@ -1,53 +1,99 @@
-import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { RedisBusService } from '../../common/redis-bus.service';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
 import { OptionService } from '../option/option.service';
 import { relayFail } from './errors';
 
+/** Atomic sliding-window check: prune both windows, refuse when full, else count the request. */
+const CHECK_SCRIPT = `
+local now = tonumber(ARGV[1]); local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - window)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, now - window)
+if tonumber(ARGV[3]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 1 end
+if tonumber(ARGV[4]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 2 end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], window)
+return 0`;
+
 /**
- * ModelRequestRateLimit*: per user, at most Count requests (total) and SuccessCount successful
- * requests per DurationMinutes; GroupRatio-style per-group overrides may come later. Counters are
- * sliding windows kept in memory (timestamps pruned as they age out).
+ * ModelRequestRateLimit*: per user, at most Count requests (all) and SuccessCount successful requests
+ * per DurationMinutes (≤ 0 = unlimited). Sliding windows: in Redis (shared by every node) when
+ * REDIS_CONN_STRING is set, in memory otherwise.
  */
 @Injectable()
 export class RateLimitService {
+  private readonly logger = new Logger('RateLimit');
   private readonly total = new Map<string, number[]>();
   private readonly ok = new Map<string, number[]>();
+  private readonly prefix: string;
 
-  constructor(private readonly options: OptionService) {}
-
-  private window(): number {
-    return Math.max(1, this.options.num('ModelRequestRateLimitDurationMinutes')) * 60_000;
+  constructor(
+    private readonly options: OptionService,
+    private readonly redis: RedisBusService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.prefix = `${config.redisPrefix}:rl`;
   }
 
-  private recent(map: Map<string, number[]>, key: string, now: number): number[] {
+  private limits() {
+    const minutes = Math.max(1, this.options.num('ModelRequestRateLimitDurationMinutes'));
+    return {
+      minutes,
+      windowMs: minutes * 60_000,
+      maxTotal: this.options.num('ModelRequestRateLimitCount'),
+      maxOk: this.options.num('ModelRequestRateLimitSuccessCount'),
+    };
+  }
+
+  private recent(map: Map<string, number[]>, key: string, now: number, windowMs: number): number[] {
     const list = map.get(key) ?? [];
-    const from = now - this.window();
     let i = 0;
-    while (i < list.length && list[i] <= from) i++;
+    while (i < list.length && list[i] <= now - windowMs) i++;
     const kept = i ? list.slice(i) : list;
     map.set(key, kept);
     return kept;
   }
 
   /** Refuses with 429 when a limit is reached; counts the request otherwise. */
-  check(userId: number, _group: string): void {
+  async check(userId: number): Promise<void> {
     if (!this.options.bool('ModelRequestRateLimitEnabled')) return;
+    const { minutes, windowMs, maxTotal, maxOk } = this.limits();
     const now = Date.now();
-    const key = String(userId);
-    const minutes = Math.max(1, this.options.num('ModelRequestRateLimitDurationMinutes'));
-    const maxTotal = this.options.num('ModelRequestRateLimitCount');
-    const maxOk = this.options.num('ModelRequestRateLimitSuccessCount');
-    const total = this.recent(this.total, key, now);
-    if (maxTotal > 0 && total.length >= maxTotal) throw relayFail(429, 'relay_rate_limited', { minutes, count: maxTotal }, 'rate_limit_exceeded');
-    const ok = this.recent(this.ok, key, now);
-    if (maxOk > 0 && ok.length >= maxOk) throw relayFail(429, 'relay_rate_limited', { minutes, count: maxOk }, 'rate_limit_exceeded');
-    total.push(now);
+    const client = this.redis.client;
+    let verdict = -1;
+    if (client) {
+      try {
+        verdict = Number(
+          await client.eval(CHECK_SCRIPT, 2, `${this.prefix}:all:${userId}`, `${this.prefix}:ok:${userId}`, now, windowMs, maxTotal, maxOk, `${now}:${randomBytes(4).toString('hex')}`),
+        );
+      } catch (err) {
+        // Redis unreachable: count on this node rather than refuse all traffic.
+        this.logger.warn(`rate limit falls back to memory: ${(err as Error).message}`);
+      }
+    }
+    if (verdict < 0) {
+      const key = String(userId);
+      const total = this.recent(this.total, key, now, windowMs);
+      const ok = this.recent(this.ok, key, now, windowMs);
+      verdict = maxTotal > 0 && total.length >= maxTotal ? 1 : maxOk > 0 && ok.length >= maxOk ? 2 : 0;
+      if (!verdict) total.push(now);
+    }
+    if (verdict) throw relayFail(429, 'relay_rate_limited', { minutes, count: verdict === 1 ? maxTotal : maxOk }, 'rate_limit_exceeded');
   }
 
-  success(userId: number, _group: string): void {
+  async success(userId: number): Promise<void> {
     if (!this.options.bool('ModelRequestRateLimitEnabled')) return;
-    const key = String(userId);
-    const list = this.ok.get(key) ?? [];
-    list.push(Date.now());
-    this.ok.set(key, list);
+    const now = Date.now();
+    const client = this.redis.client;
+    if (client) {
+      const key = `${this.prefix}:ok:${userId}`;
+      await client.multi().zadd(key, now, `${now}:${randomBytes(4).toString('hex')}`).pexpire(key, this.limits().windowMs).exec();
+      return;
+    }
+    const list = this.ok.get(String(userId)) ?? [];
+    list.push(now);
+    this.ok.set(String(userId), list);
   }
 }

@@ -192,7 +192,7 @@ export class RelayService {
       const word = this.sensitiveWord(promptText(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)).text);
       if (word) throw relayFail(400, 'relay_sensitive', { word }, 'sensitive_words_detected');
     }
-    this.limits.check(user.id, group);
+    await this.limits.check(user.id);
 
     return {
       req,
@@ -715,7 +715,7 @@ export class RelayService {
       log,
       stat: { username: ctx.user.username, model: ctx.model, tokens: o.usage.prompt_tokens + o.usage.completion_tokens },
     });
-    this.limits.success(ctx.user.id, ctx.group);
+    void this.limits.success(ctx.user.id).catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
     void this.health.afterCharge(ctx.user, charged);
   }
