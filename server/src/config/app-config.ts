@@ -25,6 +25,8 @@ export interface AppConfig {
   nodeType: 'master' | 'slave';
   nodeName: string;
   syncFrequencySeconds: number;
+  /** Minutes between automatic tests of every channel (master node); 0 = off. */
+  channelTestFrequencyMinutes: number;
   streamingTimeoutSeconds: number;
   relayTimeoutSeconds: number;
   trustedProxies: string[];
@@ -103,6 +105,7 @@ export function loadConfig(
     nodeType: (dto.NODE_TYPE ?? 'master') as AppConfig['nodeType'],
     nodeName: dto.NODE_NAME ?? `node-${process.pid}`,
     syncFrequencySeconds: int(dto.SYNC_FREQUENCY, 60),
+    channelTestFrequencyMinutes: int(dto.CHANNEL_TEST_FREQUENCY, 0),
     streamingTimeoutSeconds: int(dto.STREAMING_TIMEOUT, 300),
     relayTimeoutSeconds: int(dto.RELAY_TIMEOUT, 0),
     trustedProxies: (dto.TRUSTED_PROXIES ?? '')

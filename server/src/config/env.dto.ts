@@ -17,6 +17,7 @@ export class EnvDto {
   @IsOptional() @IsIn(['master', 'slave']) NODE_TYPE?: string;
   @IsOptional() @IsString() NODE_NAME?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) SYNC_FREQUENCY?: string;
+  @IsOptional() @Matches(INT, { message: 'must be a whole number of minutes' }) CHANNEL_TEST_FREQUENCY?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) STREAMING_TIMEOUT?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) RELAY_TIMEOUT?: string;
   @IsOptional() @IsString() TRUSTED_PROXIES?: string;

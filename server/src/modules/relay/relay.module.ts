@@ -7,6 +7,7 @@ import { MailModule } from '../mail/mail.module';
 import { OptionModule } from '../option/option.module';
 import { UserModule } from '../user/user.module';
 import { ChannelHealthService } from './channel-health.service';
+import { ChannelTestService } from './channel-test.service';
 import { RateLimitService } from './rate-limit.service';
 import { RelayCacheService } from './relay-cache.service';
 import { RelayRoutes } from './relay-routes';
@@ -14,7 +15,7 @@ import { RelayService } from './relay.service';
 
 @Module({
   imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
-  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, RateLimitService],
-  exports: [RelayRoutes, RelayCacheService, ChannelHealthService],
+  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService],
+  exports: [RelayRoutes, RelayCacheService, ChannelHealthService, ChannelTestService],
 })
 export class RelayModule {}

@@ -319,9 +319,8 @@ export class RelayService {
   }
 
   /** Chooses the channel for this attempt and builds the upstream call. */
-  private async plan(ctx: RelayContext, attempt: number, exclude: Set<number>): Promise<Attempt> {
+  private async plan(ctx: RelayContext, attempt: number, exclude: Set<number>, index = this.cache.channels): Promise<Attempt> {
     const { req } = ctx;
-    const index = this.cache.channels;
     let channel: ChannelSnapshot | null;
     if (ctx.pinnedChannel !== null) {
       channel = index.byId.get(ctx.pinnedChannel) ?? null;
@@ -416,6 +415,54 @@ export class RelayService {
     let p = this.proxies.get(proxy);
     if (!p) this.proxies.set(proxy, (p = new ProxyAgent(proxy)));
     return p;
+  }
+
+  /**
+   * Tests a channel with a minimal non-streamed chat request to `model` (no billing). Returns the
+   * upstream's verdict and the time it took; the caller decides what to do with a slow or failed test.
+   */
+  async probe(channel: ChannelSnapshot, model: string): Promise<{ ok: boolean; status: number; message: string; ms: number }> {
+    const started = Date.now();
+    const req: InboundRequest = {
+      format: 'openai',
+      mode: 'chat',
+      body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 },
+      raw: null,
+      contentType: 'application/json',
+      pathModel: null,
+      pathStream: false,
+      key: null,
+      ip: '',
+      requestId: `test-${channel.id}-${started}`,
+      lang: 'en',
+      userAgent: 'channel-test',
+    };
+    try {
+      const adapter = adapterFor(channel.type, mapModel(channel.modelMapping, model) ?? model);
+      if (!adapter || !adapter.modes.includes('chat')) throw relayFail(400, 'relay_mode_unsupported');
+      const ctx = { req, model, stream: false, group: '', promptEstimate: 0, pinnedChannel: channel.id } as RelayContext;
+      const index = { byId: new Map([[channel.id, { ...channel, enabled: true }]]), tiers: new Map() };
+      const a = await this.plan(ctx, 0, new Set(), index);
+      const up = await request(a.call.url, {
+        method: a.call.method,
+        headers: a.call.headers,
+        body: a.call.body,
+        dispatcher: this.dispatcher(channel),
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      });
+      const text = await up.body.text();
+      if (up.statusCode >= 400) {
+        const e = this.upstreamError(a, up.statusCode, text);
+        return { ok: false, status: up.statusCode, message: e.messageIn('en'), ms: Date.now() - started };
+      }
+      const json = JSON.parse(text) as JsonObject;
+      a.adapter.convertResponse?.(json, a.areq);
+      return { ok: true, status: up.statusCode, message: '', ms: Date.now() - started };
+    } catch (err) {
+      const e = this.asRelayError(err);
+      return { ok: false, status: e.status, message: e.messageIn('en'), ms: Date.now() - started };
+    }
   }
 
   // ---------------------------------------------------------------- the upstream call

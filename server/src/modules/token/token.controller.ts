@@ -1,0 +1,73 @@
+import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../../common/http/request-context';
+import { CurrentUser, UserOnly } from '../auth/access.decorator';
+import { TokenManageService } from './token-manage.service';
+import { CreateTokenDto, TokenIdsDto, UpdateTokenDto } from './token.dto';
+
+type Raw = Record<string, unknown>;
+
+/** The signed-in user's own API tokens. Keys are listed masked; the full key only from POST /{id}/key. */
+@ApiTags('tokens')
+@Controller('api/token')
+export class TokenController {
+  constructor(private readonly tokens: TokenManageService) {}
+
+  @Get()
+  @UserOnly()
+  @ApiOperation({ summary: 'Own tokens, paged (?p, page_size|size), keys masked' })
+  list(@CurrentUser() me: AuthUser, @Query() query: Raw) {
+    return this.tokens.list(me, query);
+  }
+
+  @Get('search')
+  @UserOnly()
+  @ApiOperation({
+    summary: 'Search own tokens: ?keyword (name) and ?token (a full key, a masked key or part of a key)',
+  })
+  search(@CurrentUser() me: AuthUser, @Query() query: Raw) {
+    return this.tokens.search(me, query);
+  }
+
+  @Post()
+  @UserOnly()
+  @ApiOperation({ summary: 'Creates `count` tokens (default 1) → the new tokens, keys masked' })
+  create(@CurrentUser() me: AuthUser, @Body() body: CreateTokenDto) {
+    return this.tokens.create(me, (body ?? {}) as unknown as Raw);
+  }
+
+  @Put()
+  @UserOnly()
+  @ApiOperation({ summary: 'Updates an own token by id; ?status_only=true changes only status' })
+  update(@CurrentUser() me: AuthUser, @Body() body: UpdateTokenDto, @Query('status_only') statusOnly?: string) {
+    return this.tokens.update(me, (body ?? {}) as unknown as Raw, statusOnly === 'true' || statusOnly === '1');
+  }
+
+  @Post('batch')
+  @UserOnly()
+  @ApiOperation({ summary: 'Deletes own tokens {ids} → number deleted' })
+  removeMany(@CurrentUser() me: AuthUser, @Body() body: TokenIdsDto) {
+    return this.tokens.removeMany(me, body?.ids);
+  }
+
+  @Post(':id/key')
+  @UserOnly()
+  @ApiOperation({ summary: 'The full key of an own token → {key: "sk-..."}' })
+  reveal(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    return this.tokens.reveal(me, id);
+  }
+
+  @Get(':id')
+  @UserOnly()
+  @ApiOperation({ summary: 'One own token, key masked' })
+  get(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    return this.tokens.get(me, id);
+  }
+
+  @Delete(':id')
+  @UserOnly()
+  @ApiOperation({ summary: 'Deletes an own token' })
+  async remove(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    await this.tokens.remove(me, id);
+  }
+}

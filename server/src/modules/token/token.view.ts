@@ -1,0 +1,41 @@
+import { Token } from '../../database/entities';
+import { maskHint } from './token.service';
+
+/** A token as its owner sees it in lists: the key masked (`abcd**********wxyz`), never its hash or ciphertext. */
+export interface TokenView {
+  id: number;
+  user_id: number;
+  name: string;
+  key: string;
+  status: number;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  used_quota: number;
+  unlimited_quota: boolean;
+  model_limits_enabled: boolean;
+  model_limits: string;
+  allow_ips: string;
+  group: string;
+}
+
+export function toTokenView(t: Token): TokenView {
+  return {
+    id: t.id,
+    user_id: t.user_id,
+    name: t.name,
+    key: maskHint(t.key_hint),
+    status: t.status,
+    created_time: Number(t.created_time),
+    accessed_time: Number(t.accessed_time),
+    expired_time: Number(t.expired_time),
+    remain_quota: Number(t.remain_quota),
+    used_quota: Number(t.used_quota),
+    unlimited_quota: !!t.unlimited_quota,
+    model_limits_enabled: !!t.model_limits_enabled,
+    model_limits: t.model_limits ?? '',
+    allow_ips: t.allow_ips ?? '',
+    group: t.group ?? '',
+  };
+}
