@@ -202,7 +202,7 @@ export class RelayRoutes {
 
   /** Models the key may use: its model limits, else every model of its group(s). */
   private async models(req: FastifyRequest, reply: FastifyReply, one: string | null, forced?: WireFormat): Promise<void> {
-    const anthropic = !forced && typeof req.headers['anthropic-version'] === 'string' && typeof req.headers['x-api-key'] === 'string';
+    const anthropic = !forced && typeof req.headers['anthropic-version'] === 'string';
     const format: WireFormat = forced ?? (anthropic ? 'anthropic' : 'openai');
     const inbound = this.inbound(req, format, 'chat', null, false);
     const res = this.hijack(req, reply);

@@ -17,7 +17,7 @@ import type { AppConfig } from '../../config/app-config';
 import { LogType, Role, TokenStatus, UserStatus } from '../../database/entities';
 import { AuthGuard } from '../auth/auth.guard';
 import { InsufficientQuota, LogDraft, QuotaLedgerService, Settlement } from '../billing/quota-ledger.service';
-import { Price, priceOf, PriceTables, reserveQuota, usageQuota } from '../billing/pricing';
+import { clampQuota, fixedQuota, Price, priceOf, PriceTables, reserveQuota, usageQuota } from '../billing/pricing';
 import { OptionService } from '../option/option.service';
 import { UserCacheService } from '../user/user-cache.service';
 import { UserGroupsService } from '../user/user-groups.service';
@@ -158,7 +158,8 @@ export class RelayService {
       userId = token.userId;
     }
     const user = await this.users.get(userId);
-    if (!user || user.deleted) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    if (user.deleted) throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
     if (user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
     if (pinned !== null && user.role < Role.Admin) throw relayFail(403, 'relay_pin_admin_only');
 
@@ -239,7 +240,8 @@ export class RelayService {
     }
     const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
     const maxTokens = this.maxTokens(req.body);
-    const reserve = reserveQuota(ctx.price, ctx.promptEstimate, maxTokens, this.options.num('PreConsumedQuota'));
+    const reserve =
+      ctx.price.modelPrice >= 0 ? this.fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptEstimate, maxTokens, this.options.num('PreConsumedQuota'));
     let hold;
     try {
       const balance = await this.ledger.balanceOf(ctx.user.id);
@@ -529,7 +531,8 @@ export class RelayService {
     }
     if (a.adapter.convertResponse) json = a.adapter.convertResponse(json, a.areq);
     const out = this.toClientFormat(ctx, a, json);
-    const usage = usageOf(a.adapter.format === 'openai' && ctx.req.mode === 'responses' ? 'responses' : a.adapter.format, json) ?? this.estimateUsage(ctx, out);
+    const reported = usageOf(a.adapter.format === 'openai' && ctx.req.mode === 'responses' ? 'responses' : a.adapter.format, json);
+    const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : this.estimateUsage(ctx, out);
     this.writeJson(res, ctx.req, 200, out);
     return { usage, delivered: true, firstTokenMs: 0, extra: {} };
   }
@@ -549,7 +552,7 @@ export class RelayService {
     const u = emptyUsage();
     u.prompt_tokens = ctx.promptEstimate;
     const choices = Array.isArray(out.choices) ? out.choices : [];
-    let text = '';
+    let text = typeof out.text === 'string' ? out.text : '';
     for (const c of choices) {
       const msg = (c as JsonObject)?.message as JsonObject | undefined;
       if (msg && typeof msg.content === 'string') text += msg.content;
@@ -741,11 +744,7 @@ export class RelayService {
   // ---------------------------------------------------------------- settlement and logs
 
   private finish(ctx: RelayContext, hold: Settlement['hold'], a: Attempt, o: Outcome, tried: number[]): void {
-    let charged = usageQuota(ctx.price, o.usage);
-    if (ctx.price.modelPrice >= 0 && ctx.req.mode === 'images') {
-      const n = typeof ctx.req.body?.n === 'number' ? Math.min(Math.max(1, Math.floor(ctx.req.body.n)), 128) : 1;
-      charged = Math.min(Number.MAX_SAFE_INTEGER, charged * n * imageSizeRatio(ctx.req.body));
-    }
+    const charged = ctx.price.modelPrice >= 0 ? this.fixedCharge(ctx) : usageQuota(ctx.price, o.usage);
     const other: Record<string, unknown> = { ...o.extra, frt: o.firstTokenMs, admin_info: { use_channel: tried } };
     if (a.upstreamModel !== ctx.model) {
       other.is_model_mapped = true;
@@ -765,6 +764,15 @@ export class RelayService {
     void this.limits.success(ctx.user.id).catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
     void this.health.afterCharge(ctx.user, charged);
+  }
+
+  /** The whole charge of a fixed-price call: per image (n, size and quality) for image generation. */
+  private fixedCharge(ctx: RelayContext): number {
+    const one = fixedQuota(ctx.price);
+    if (ctx.req.mode !== 'images' && ctx.req.mode !== 'image-edits') return one;
+    const raw = ctx.req.body?.n;
+    const n = typeof raw === 'number' ? Math.min(Math.max(1, Math.floor(raw)), 128) : typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Math.min(Math.max(1, Number(raw)), 128) : 1;
+    return clampQuota(one * n * imageSizeRatio(ctx.req.body));
   }
 
   private logConsumeEnabled(): boolean {
