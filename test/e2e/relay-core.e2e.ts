@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import request from 'supertest';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
-import { ApiClient, makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
+import { ApiClient, makeUser, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
 
 /** The relay end to end with the official SDKs: formats, streaming, errors and exact billing. */
 describe('relay', () => {
@@ -128,6 +128,15 @@ describe('relay', () => {
     expect(r4.status).toBe(400);
     await settle(t);
     expect(await quotaOf(t, user.userId!)).toBe(before);
+  });
+
+  it('forwards same-format bodies byte for byte when pass-through is on', async () => {
+    await putOption(root, 'global.pass_through_request_enabled', 'true');
+    const raw = '{"model":"gpt-4o",  "messages":[{"role":"user","content":"hi"}], "vendor_extra": {"x": 1}}';
+    const res = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).set('content-type', 'application/json').send(raw);
+    await putOption(root, 'global.pass_through_request_enabled', 'false');
+    expect(res.status).toBe(200);
+    expect(mock.last!.rawBody.toString('utf8')).toBe(raw);
   });
 
   it('keeps the balance exact and never negative under 200 concurrent requests on a small balance', async () => {

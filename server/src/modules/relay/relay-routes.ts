@@ -123,6 +123,7 @@ export class RelayRoutes {
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw relayFail(400, 'relay_bad_body', { reason: 'must be a JSON object' });
     const body = parsed as JsonObject;
+    inbound.raw = raw;
     if (body.model !== undefined && typeof body.model !== 'string') throw relayFail(400, 'relay_bad_body', { reason: 'model must be a string' });
     if (body.stream !== undefined && typeof body.stream !== 'boolean') throw relayFail(400, 'relay_bad_body', { reason: 'stream must be a boolean' });
     for (const k of ['max_tokens', 'max_completion_tokens', 'n'] as const)

@@ -347,6 +347,9 @@ export class RelayService {
     const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
     if (exchange) areq.accessToken = await this.credential(exchange, channel);
     const call = adapter.buildRequest(areq);
+    // global.pass_through_request_enabled: same-format JSON bodies go upstream byte for byte.
+    if (this.options.bool('global.pass_through_request_enabled') && adapter.format === req.format && req.raw && req.body && !req.contentType.startsWith('multipart/'))
+      call.body = req.raw;
     for (const [h, v] of Object.entries(channel.headerOverride))
       if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
     return { channel, adapter, upstreamModel, areq, call };
