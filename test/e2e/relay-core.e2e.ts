@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import request from 'supertest';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
-import { ApiClient, makeUser, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
+import { ApiClient, makeUser, putOption, setupRoot, startApp, startNode, TestApp } from '../support/test-app';
 
 /** The relay end to end with the official SDKs: formats, streaming, errors and exact billing. */
 describe('relay', () => {
@@ -137,6 +137,18 @@ describe('relay', () => {
     await putOption(root, 'global.pass_through_request_enabled', 'false');
     expect(res.status).toBe(200);
     expect(mock.last!.rawBody.toString('utf8')).toBe(raw);
+  });
+
+  it('flushes queued charges and their logs when a node shuts down', async () => {
+    await settle(t);
+    const before = await quotaOf(t, user.userId!);
+    const node = await startNode(t);
+    const res = await request(node.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send({ model: 'gpt-4o', messages: [{ role: 'user', content: '[[usage=40,10]]' }] });
+    expect(res.status).toBe(200);
+    await node.close();
+    const log = (await logsOf(t, user.userId!)).find((l) => l.request_id === res.headers['x-oneapi-request-id']);
+    expect(log).toMatchObject({ quota: Math.round((40 + 10 * 4) * 1.25), prompt_tokens: 40 });
+    expect(await quotaOf(t, user.userId!)).toBe(before - log!.quota);
   });
 
   it('keeps the balance exact and never negative under 200 concurrent requests on a small balance', async () => {
