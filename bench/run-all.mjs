@@ -1,4 +1,6 @@
 // Runs every benchmark in this folder (files named *.bench.mjs) one after another. Build first: npm run build.
+// Registered by file name: management-api.bench.mjs, relay.bench.mjs (full mode takes ~5.5 min; BENCH_QUICK=1
+// makes it ~1 min). See README.md for each one's settings.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 

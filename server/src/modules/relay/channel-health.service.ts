@@ -7,6 +7,7 @@ import { anyAddress, publicOnly, SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { ChannelStatus, LogType, Role, Token, User } from '../../database/entities';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { ChannelService } from '../channel/channel.service';
 import { LogService } from '../log/log.service';
 import { MailService } from '../mail/mail.service';
@@ -38,6 +39,7 @@ export class ChannelHealthService {
     private readonly logs: LogService,
     private readonly mail: MailService,
     private readonly bus: CacheBus,
+    private readonly ledger: QuotaLedgerService,
   ) {
     this.http = new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly);
   }
@@ -101,8 +103,8 @@ export class ChannelHealthService {
     const setting = parseSetting(user.setting);
     const threshold = setting.quota_warning_threshold || this.options.num('QuotaRemindThreshold');
     if (!threshold) return;
-    const row = await this.ds.getRepository(User).findOne({ where: { id: user.id }, select: { id: true, quota: true } });
-    const quota = Number(row?.quota ?? 0);
+    // The ledger's running estimate: no database read per request.
+    const quota = await this.ledger.balanceOf(user.id);
     if (quota >= threshold) return;
     this.warnedAt.set(user.id, Date.now());
     const shown = formatQuota(quota, this.options.num('QuotaPerUnit'), true);

@@ -39,6 +39,9 @@ export interface RelayContext {
   /** Channel pinned with `sk-<key>-<id>` by an admin. */
   pinnedChannel: number | null;
   price: Price;
-  promptEstimate: number;
+  /** Prompt tokens counted with the tokenizer, on first use (most requests never need it). */
+  prompt(): number;
+  /** A cheap upper bound of the prompt tokens (the body's size), for the trusted-balance check. */
+  promptBound: number;
   startedAt: number;
 }

@@ -187,7 +187,10 @@ export class RelayService {
     }
 
     const stream = req.pathStream || body.stream === true;
-    const promptEstimate = req.body ? estimatePromptTokens(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)) : 0;
+    let counted: number | null = null;
+    const prompt = () =>
+      (counted ??= req.body ? estimatePromptTokens(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)) : 0);
+    const promptBound = req.raw && req.body ? req.raw.length : req.body ? prompt() : 0;
 
     if (this.options.bool('CheckSensitiveEnabled') && this.options.bool('CheckSensitiveOnPromptEnabled') && req.body) {
       const word = this.sensitiveWord(promptText(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)).text);
@@ -205,7 +208,8 @@ export class RelayService {
       stream,
       pinnedChannel: pinned,
       price,
-      promptEstimate,
+      prompt,
+      promptBound,
       startedAt: Date.now(),
     };
   }
@@ -240,16 +244,20 @@ export class RelayService {
     }
     const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
     const maxTokens = this.maxTokens(req.body);
-    const reserve =
-      ctx.price.modelPrice >= 0 ? this.fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptEstimate, maxTokens, this.options.num('PreConsumedQuota'));
+    const preConsumed = this.options.num('PreConsumedQuota');
+    const fixed = ctx.price.modelPrice >= 0;
+    // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
+    const bound = fixed ? this.fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptBound, maxTokens, preConsumed);
     let hold;
     try {
       const balance = await this.ledger.balanceOf(ctx.user.id);
-      const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > reserve * TRUST_FACTOR;
-      if (balance <= 0 || (ctx.price.modelPrice < 0 && ctx.price.modelRatio > 0 && balance < 1))
-        throw new InsufficientQuota('user');
-      if (balance > reserve * TRUST_FACTOR && tokenTrusted) hold = { payer, reserved: 0, logId: null };
-      else hold = await this.ledger.reserve(payer, reserve, this.logConsumeEnabled() ? this.draft(ctx, null, 0, emptyUsage(), {}) : null);
+      const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
+      if (balance <= 0) throw new InsufficientQuota('user');
+      if (balance > bound * TRUST_FACTOR && tokenTrusted) hold = { payer, reserved: 0, logId: null };
+      else {
+        const reserve = fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed);
+        hold = await this.ledger.reserve(payer, reserve, this.logConsumeEnabled() ? this.draft(ctx, null, 0, emptyUsage(), {}) : null);
+      }
     } catch (err) {
       if (err instanceof InsufficientQuota)
         return this.writeError(
@@ -331,7 +339,7 @@ export class RelayService {
       channel = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => {
         const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
         if (!ad || !ad.modes.includes(req.mode)) return false;
-        return !(c.maxInputTokens > 0 && ctx.promptEstimate > c.maxInputTokens);
+        return !(c.maxInputTokens > 0 && ctx.prompt() > c.maxInputTokens);
       });
       if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
     }
@@ -445,7 +453,7 @@ export class RelayService {
     try {
       const adapter = adapterFor(channel.type, mapModel(channel.modelMapping, model) ?? model);
       if (!adapter || !adapter.modes.includes('chat')) throw relayFail(400, 'relay_mode_unsupported');
-      const ctx = { req, model, stream: false, group: '', promptEstimate: 0, pinnedChannel: channel.id } as RelayContext;
+      const ctx = { req, model, stream: false, group: '', prompt: () => 0, promptBound: 0, pinnedChannel: channel.id } as RelayContext;
       const index = { byId: new Map([[channel.id, { ...channel, enabled: true }]]), tiers: new Map() };
       const a = await this.plan(ctx, 0, new Set(), index);
       const up = await request(a.call.url, {
@@ -553,7 +561,7 @@ export class RelayService {
 
   private estimateUsage(ctx: RelayContext, out: JsonObject): UsageCounts {
     const u = emptyUsage();
-    u.prompt_tokens = ctx.promptEstimate;
+    u.prompt_tokens = ctx.prompt();
     const choices = Array.isArray(out.choices) ? out.choices : [];
     let text = typeof out.text === 'string' ? out.text : '';
     for (const c of choices) {
@@ -579,7 +587,7 @@ export class RelayService {
     res.end();
     const u = emptyUsage();
     // Speech is billed by its input text; a plain-text transcript by its tokens.
-    u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '') : ctx.promptEstimate;
+    u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '') : ctx.prompt();
     u.completion_tokens = ctx.req.mode === 'speech' ? 0 : textTokens(text);
     return { usage: u, delivered: bytes > 0, firstTokenMs: 0, extra: {} };
   }
@@ -738,7 +746,7 @@ export class RelayService {
     if (reported && (reported.completion_tokens > 0 || counted === 0)) usage = reported;
     else {
       usage = reported ?? emptyUsage();
-      usage.prompt_tokens = usage.prompt_tokens || ctx.promptEstimate;
+      usage.prompt_tokens = usage.prompt_tokens || ctx.prompt();
       usage.completion_tokens = counted;
     }
     return { usage, delivered: true, firstTokenMs: probe.firstTokenAt ? probe.firstTokenAt - ctx.startedAt : 0, extra: {} };
