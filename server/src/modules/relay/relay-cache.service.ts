@@ -75,6 +75,7 @@ export function ipAllowed(allow: TokenSnapshot['allowIps'], ip: string): boolean
 export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('RelayCache');
   private readonly tokens = new Map<string, { snap: TokenSnapshot | null; at: number }>();
+  private readonly keyHashes = new Map<string, string>();
   private index: ChannelIndex = buildChannelIndex([], []);
   private reloading: Promise<void> | null = null;
   private dirty = false;
@@ -165,8 +166,15 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
+  /** Keyed hash of an API key, memoised (bounded) so a busy key is not re-hashed on every request. */
   hashKey(key: string): string {
-    return this.crypto.keyedHash(key);
+    let h = this.keyHashes.get(key);
+    if (h === undefined) {
+      if (this.keyHashes.size >= 10_000) this.keyHashes.clear();
+      h = this.crypto.keyedHash(key);
+      this.keyHashes.set(key, h);
+    }
+    return h;
   }
 
   /** The token for a key hash; null when unknown or deleted. A DB read only on a miss. */
