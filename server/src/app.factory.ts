@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { randomFillSync } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { ConsoleLogger, LogLevel, ValidationPipe } from '@nestjs/common';
@@ -8,36 +8,14 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { RelayRoutes } from './modules/relay/relay-routes';
+import { RealtimeRelay } from './modules/relay/realtime/realtime-relay.service';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { newRequestId, REQUEST_ID_HEADER } from './common/http/request-id';
 import { pickLang } from './common/i18n/messages';
 import type { AppConfig } from './config/app-config';
 import { version } from './version';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
-export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
-
-// Random bytes drawn in bulk: one CSPRNG call per 1024 requests instead of one per request.
-const ID_POOL = Buffer.alloc(4096);
-let idOffset = ID_POOL.length;
-function randomHex4(): string {
-  if (idOffset + 4 > ID_POOL.length) {
-    randomFillSync(ID_POOL);
-    idOffset = 0;
-  }
-  idOffset += 4;
-  return ID_POOL.toString('hex', idOffset - 4, idOffset);
-}
-
-/** yyyyMMddHHmmss + 8 random hex characters: sortable and unique enough to find a request in the logs. */
-function newRequestId(): string {
-  const d = new Date();
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return (
-    `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}` +
-    `${p(d.getUTCSeconds())}${randomHex4()}`
-  );
-}
 
 export function createLogger(config: AppConfig): ConsoleLogger {
   return new ConsoleLogger({
@@ -106,7 +84,16 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     jsonDocumentUrl: 'api/docs-json',
   });
 
-  await fastify.register(app.get(RelayRoutes).plugin);
+  const relay = app.get(RelayRoutes);
+  await fastify.register(relay.plugin);
+  // Model traffic takes the raw fast path ahead of Fastify's request handler (see RelayRoutes.tryRaw).
+  const server = app.getHttpServer();
+  const fastifyHandlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!relay.tryRaw(req, res)) for (const handler of fastifyHandlers) handler(req, res);
+  });
+  app.get(RealtimeRelay).attach(app.getHttpServer());
   await app.init();
   await fastify.ready();
   return app;

@@ -1,8 +1,12 @@
-import type { ServerResponse } from 'node:http';
-import { Injectable } from '@nestjs/common';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { REQUEST_ID_HEADER, newRequestId } from '../../common/http/request-id';
 import { pickLang } from '../../common/i18n/messages';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
 import { Token, User, UserStatus } from '../../database/entities';
 import { AuthGuard } from '../auth/auth.guard';
 import { OptionService } from '../option/option.service';
@@ -32,6 +36,16 @@ const OPENAI_ROUTES: Array<[string, RelayMode, WireFormat]> = [
   ['/v1/messages', 'chat', 'anthropic'],
 ];
 
+/** One model-traffic request, independent of how it arrived (raw fast path or Fastify). */
+export interface RelayCall {
+  method: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  ip: string;
+  id: string;
+  body: Buffer | null;
+}
+
 /**
  * The model-traffic routes, mounted as a Fastify plugin outside Nest's pipeline (no guards, pipes or
  * envelope: the relay answers in the caller's wire format and streams from the raw response).
@@ -44,61 +58,152 @@ export class RelayRoutes {
     private readonly options: OptionService,
     private readonly guard: AuthGuard,
     @InjectDataSource() private readonly ds: DataSource,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.trust = proxyAddr.compile(config.trustedProxies);
+  }
+
+  private readonly trust: (addr: string, i: number) => boolean;
+
+  /** The model-traffic routes served by the raw fast path (see tryRaw). */
+  private readonly posts = new Map<string, [RelayMode, WireFormat]>(OPENAI_ROUTES.map(([p, m, f]) => [p, [m, f]]));
 
   readonly plugin = async (f: FastifyInstance): Promise<void> => {
     f.removeAllContentTypeParsers();
     f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) => done(null, body));
-
-    for (const [path, mode, format] of OPENAI_ROUTES)
-      f.post(path, (req, reply) => this.serve(req, reply, format, mode, null, false));
-    f.post('/v1/engines/:model/embeddings', (req, reply) =>
-      this.serve(req, reply, 'openai', 'embeddings', (req.params as { model: string }).model, false),
-    );
-    f.post('/v1beta/models/*', (req, reply) => this.gemini(req, reply));
-    f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
-    f.get('/v1/models', (req, reply) => this.models(req, reply, null));
-    f.get('/v1/models/:model', (req, reply) => this.models(req, reply, (req.params as { model: string }).model));
-    f.get('/v1beta/models', (req, reply) => this.models(req, reply, null, 'gemini'));
+    // The same routes through Fastify (used when the raw fast path is not installed, e.g. inject()).
+    const viaFastify = (req: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      const path = req.url.split('?')[0].replace(/\/+$/, '') || '/';
+      void this.dispatch(this.callOf(req.raw, String(req.id), req.ip, Buffer.isBuffer(req.body) ? req.body : null), reply.raw, path);
+    };
+    for (const [path] of OPENAI_ROUTES) f.post(path, viaFastify);
+    f.post('/v1/engines/:model/embeddings', viaFastify);
+    f.post('/v1beta/models/*', viaFastify);
+    f.get('/v1/models', viaFastify);
+    f.get('/v1/models/:model', viaFastify);
+    f.get('/v1beta/models', viaFastify);
     for (const prefix of ['/v1', ''] as const) {
-      f.get(`${prefix}/dashboard/billing/subscription`, (req, reply) => this.billing(req, reply, 'subscription'));
-      f.get(`${prefix}/dashboard/billing/usage`, (req, reply) => this.billing(req, reply, 'usage'));
+      f.get(`${prefix}/dashboard/billing/subscription`, viaFastify);
+      f.get(`${prefix}/dashboard/billing/usage`, viaFastify);
     }
-    f.get('/api/usage/token', (req, reply) => this.tokenUsage(req, reply));
+    f.get('/api/usage/token', viaFastify);
+    f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
   };
 
-  private key(req: FastifyRequest): string | null {
-    const h = req.headers;
+  private callOf(raw: IncomingMessage, id: string, ip: string, body: Buffer | null): RelayCall {
+    const url = raw.url ?? '/';
+    const q = url.indexOf('?');
+    return {
+      method: raw.method ?? 'GET',
+      query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
+      headers: raw.headers,
+      ip,
+      id,
+      body,
+    };
+  }
+
+  /**
+   * The fast path: model traffic answered straight from Node's HTTP server, before Fastify and Nest
+   * (routing, hooks and body parsing cost more than the relay itself). Returns false for anything
+   * else, which the caller hands to Fastify as usual.
+   */
+  tryRaw(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? '/';
+    if (!(url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/'))) return false;
+    const q = url.indexOf('?');
+    const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '') || '/';
+    if (!this.routable(req.method ?? 'GET', path)) return false;
+    const id = newRequestId();
+    const call = this.callOf(req, id, proxyAddr(req, this.trust), null);
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let tooLarge = false;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > RELAY_BODY_LIMIT) tooLarge = true;
+        else chunks.push(chunk);
+      });
+      req.on('error', () => res.destroy());
+      req.on('end', () => {
+        if (tooLarge) {
+          res.setHeader(REQUEST_ID_HEADER, id);
+          return send(res, 413, errorBody('openai', 413, 'Request body too large'));
+        }
+        call.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        void this.dispatch(call, res, path);
+      });
+    } else void this.dispatch(call, res, path);
+    return true;
+  }
+
+  private routable(method: string, path: string): boolean {
+    if (method === 'POST')
+      return this.posts.has(path) || path.startsWith('/v1beta/models/') || /^\/v1\/engines\/[^/]+\/embeddings$/.test(path);
+    if (method === 'GET')
+      return (
+        path === '/v1/models' ||
+        path === '/v1beta/models' ||
+        /^\/v1\/models\/[^/]+$/.test(path) ||
+        /^(\/v1)?\/dashboard\/billing\/(subscription|usage)$/.test(path)
+      );
+    return false;
+  }
+
+  private async dispatch(call: RelayCall, res: ServerResponse, path: string): Promise<void> {
+    res.setHeader(REQUEST_ID_HEADER, call.id);
+    try {
+      if (call.method === 'GET') {
+        if (path === '/api/usage/token') return await this.tokenUsage(call, res);
+        if (path === '/v1/models') return await this.models(call, res, null);
+        if (path === '/v1beta/models') return await this.models(call, res, null, 'gemini');
+        if (path.startsWith('/v1/models/')) return await this.models(call, res, decodeURIComponent(path.slice('/v1/models/'.length)));
+        return await this.billing(call, res, path.endsWith('/subscription') ? 'subscription' : 'usage');
+      }
+      const fixed = this.posts.get(path);
+      if (fixed) return await this.serve(call, res, fixed[1], fixed[0], null, false);
+      if (path.startsWith('/v1beta/models/')) return await this.gemini(call, res, path.slice('/v1beta/models/'.length));
+      const engine = /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
+      if (engine) return await this.serve(call, res, 'openai', 'embeddings', decodeURIComponent(engine[1]), false);
+      send(res, 404, errorBody('openai', 404, 'No such route'));
+    } catch (err) {
+      this.relay.writeError(res, this.inbound(call, 'openai', 'chat', null, false), this.relay.asRelayError(err));
+    }
+  }
+
+  private key(call: RelayCall): string | null {
+    const h = call.headers;
     const auth = typeof h.authorization === 'string' ? h.authorization.replace(/^Bearer\s+/i, '').trim() : '';
     if (auth) return auth;
     for (const name of ['x-api-key', 'x-goog-api-key', 'mj-api-secret'] as const) {
       const v = h[name];
       if (typeof v === 'string' && v.trim()) return v.trim();
     }
-    const q = (req.query as Record<string, unknown>)?.key;
-    return typeof q === 'string' && q ? q : null;
+    return call.query.get('key') || null;
   }
 
-  private inbound(req: FastifyRequest, format: WireFormat, mode: RelayMode, pathModel: string | null, pathStream: boolean): InboundRequest {
+  private inbound(call: RelayCall, format: WireFormat, mode: RelayMode, pathModel: string | null, pathStream: boolean): InboundRequest {
     return {
       format,
       mode,
       body: null,
       raw: null,
-      contentType: String(req.headers['content-type'] ?? ''),
+      contentType: String(call.headers['content-type'] ?? ''),
       pathModel,
       pathStream,
-      key: this.key(req),
-      ip: req.ip,
-      requestId: String(req.id),
-      lang: pickLang(req.headers['accept-language']),
-      userAgent: String(req.headers['user-agent'] ?? ''),
+      key: this.key(call),
+      ip: call.ip,
+      requestId: call.id,
+      lang: pickLang(call.headers['accept-language']),
+      userAgent: String(call.headers['user-agent'] ?? ''),
     };
   }
 
   /** Reads the body (JSON object, or multipart kept raw with its model field). */
-  private async readBody(req: FastifyRequest, inbound: InboundRequest): Promise<void> {
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  private async readBody(call: RelayCall, inbound: InboundRequest): Promise<void> {
+    const raw = call.body ?? Buffer.alloc(0);
     if (inbound.contentType.toLowerCase().startsWith('multipart/form-data')) {
       inbound.raw = raw;
       let form: FormData;
@@ -135,33 +240,25 @@ export class RelayRoutes {
   }
 
   private async serve(
-    req: FastifyRequest,
-    reply: FastifyReply,
+    call: RelayCall,
+    res: ServerResponse,
     format: WireFormat,
     mode: RelayMode,
     pathModel: string | null,
     pathStream: boolean,
     session?: { userId: number; group: string },
   ): Promise<void> {
-    const inbound = this.inbound(req, format, mode, pathModel, pathStream);
-    const res = this.hijack(req, reply);
+    const inbound = this.inbound(call, format, mode, pathModel, pathStream);
     try {
-      await this.readBody(req, inbound);
+      await this.readBody(call, inbound);
     } catch (err) {
       return this.relay.writeError(res, inbound, this.relay.asRelayError(err));
     }
     await this.relay.handle(inbound, res, session);
   }
 
-  private hijack(req: FastifyRequest, reply: FastifyReply): ServerResponse {
-    reply.hijack();
-    const res = reply.raw;
-    res.setHeader('X-Oneapi-Request-Id', String(req.id));
-    return res;
-  }
-
-  private async gemini(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const target = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+  private async gemini(call: RelayCall, res: ServerResponse, rest: string): Promise<void> {
+    const target = decodeURIComponent(rest);
     const colon = target.lastIndexOf(':');
     const model = colon > 0 ? target.slice(0, colon) : target;
     const action = colon > 0 ? target.slice(colon + 1) : '';
@@ -172,14 +269,16 @@ export class RelayRoutes {
       batchEmbedContents: ['embeddings', false],
     };
     const m = modes[action];
-    if (!m || !model) {
-      const res = this.hijack(req, reply);
-      return this.relay.writeError(res, this.inbound(req, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
-    }
-    return this.serve(req, reply, 'gemini', m[0], model, m[1]);
+    if (!m || !model)
+      return this.relay.writeError(res, this.inbound(call, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
+    return this.serve(call, res, 'gemini', m[0], model, m[1]);
   }
 
   private async playground(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.hijack();
+    const res = reply.raw;
+    const call = this.callOf(req.raw, String(req.id), req.ip, Buffer.isBuffer(req.body) ? req.body : null);
+    res.setHeader(REQUEST_ID_HEADER, call.id);
     let userId: number;
     try {
       const { snap } = await this.guard.identify(req);
@@ -187,26 +286,24 @@ export class RelayRoutes {
       if (snap.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
       userId = snap.id;
     } catch (err) {
-      const res = this.hijack(req, reply);
       const e = err instanceof AppError ? new RelayError(err.status === 200 ? 401 : err.status, err.key) : this.relay.asRelayError(err);
-      return this.relay.writeError(res, this.inbound(req, 'openai', 'chat', null, false), e);
+      return this.relay.writeError(res, this.inbound(call, 'openai', 'chat', null, false), e);
     }
     let group: string;
     try {
-      const body = JSON.parse((req.body as Buffer).toString('utf8')) as { group?: unknown };
+      const body = JSON.parse((call.body ?? Buffer.alloc(0)).toString('utf8')) as { group?: unknown };
       group = typeof body.group === 'string' ? body.group : '';
     } catch {
       group = '';
     }
-    return this.serve(req, reply, 'openai', 'chat', null, false, { userId, group });
+    return this.serve(call, res, 'openai', 'chat', null, false, { userId, group });
   }
 
   /** Models the key may use: its model limits, else every model of its group(s). */
-  private async models(req: FastifyRequest, reply: FastifyReply, one: string | null, forced?: WireFormat): Promise<void> {
-    const anthropic = !forced && typeof req.headers['anthropic-version'] === 'string';
+  private async models(call: RelayCall, res: ServerResponse, one: string | null, forced?: WireFormat): Promise<void> {
+    const anthropic = !forced && typeof call.headers['anthropic-version'] === 'string';
     const format: WireFormat = forced ?? (anthropic ? 'anthropic' : 'openai');
-    const inbound = this.inbound(req, format, 'chat', null, false);
-    const res = this.hijack(req, reply);
+    const inbound = this.inbound(call, format, 'chat', null, false);
     let names: string[];
     try {
       const { token } = await this.relay.authenticate(inbound);
@@ -246,9 +343,8 @@ export class RelayRoutes {
   }
 
   /** OpenAI's legacy billing endpoints: the token's figures when DisplayTokenStatEnabled, else the user's. */
-  private async billing(req: FastifyRequest, reply: FastifyReply, kind: 'subscription' | 'usage'): Promise<void> {
-    const inbound = this.inbound(req, 'openai', 'chat', null, false);
-    const res = this.hijack(req, reply);
+  private async billing(call: RelayCall, res: ServerResponse, kind: 'subscription' | 'usage'): Promise<void> {
+    const inbound = this.inbound(call, 'openai', 'chat', null, false);
     try {
       const { token } = await this.relay.authenticate(inbound);
       const unit = this.options.num('QuotaPerUnit') || 500000;
@@ -279,9 +375,8 @@ export class RelayRoutes {
   }
 
   /** The calling token's own usage (`GET /api/usage/token`, API-key auth). */
-  private async tokenUsage(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const inbound = this.inbound(req, 'openai', 'chat', null, false);
-    const res = this.hijack(req, reply);
+  private async tokenUsage(call: RelayCall, res: ServerResponse): Promise<void> {
+    const inbound = this.inbound(call, 'openai', 'chat', null, false);
     try {
       const { token } = await this.relay.authenticate(inbound);
       const row = await this.cacheToken(token.id);

@@ -741,7 +741,8 @@ export class RelayService {
 
   private streamOutcome(ctx: RelayContext, probe: UsageProbe): Outcome {
     const reported = probe.reportedUsage();
-    const counted = probe.countedCompletion();
+    // The tokenizer runs only when the upstream reported no completion tokens.
+    const counted = reported && reported.completion_tokens > 0 ? 0 : probe.countedCompletion();
     let usage: UsageCounts;
     if (reported && (reported.completion_tokens > 0 || counted === 0)) usage = reported;
     else {
