@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { ConsoleLogger, LogLevel, ValidationPipe } from '@nestjs/common';
