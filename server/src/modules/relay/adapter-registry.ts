@@ -4,6 +4,7 @@ import { createBedrockAdapter } from './adapters/bedrock';
 import { createTencentAdapter } from './adapters/tencent';
 import { vertexAdapterFor } from './adapters/vertex';
 import { createZhipuLegacyAdapter } from './adapters/zhipu-legacy';
+import { sparkAdapter } from './spark-transport';
 import type { ProviderAdapter } from './types';
 
 /** Adapters that sign requests take the wall clock here; their tests inject a fixed one. */
@@ -12,12 +13,13 @@ const SIGNED: Readonly<Record<number, ProviderAdapter>> = {
   16: createZhipuLegacyAdapter(),
   23: createTencentAdapter(),
   33: createBedrockAdapter(),
+  18: sparkAdapter,
 };
 
 /**
  * The adapter serving `model` on a channel of `type`. Most types have one adapter; Vertex AI (41)
- * speaks Gemini or Anthropic depending on the model. iFlytek Spark (18) is a websocket API whose
- * frames ./adapters/spark converts; it has no HTTP adapter, so its channels are never selected.
+ * speaks Gemini or Anthropic depending on the model. iFlytek Spark (18) is a websocket API: its
+ * adapter only declares the transport, and relay.service talks to it through ./spark-transport.
  */
 export function adapterForChannel(type: number, model: string): ProviderAdapter | null {
   if (type === 41) return vertexAdapterFor(model);

@@ -31,6 +31,7 @@ import { InboundRequest, RelayContext } from './relay-context';
 import { ipAllowed, RelayCacheService, TokenSnapshot } from './relay-cache.service';
 import { createEventDecoder, formatSse } from './streaming/event-decoder';
 import { UsageProbe } from './streaming/usage-probe';
+import { sparkCall, UpstreamResponse } from './spark-transport';
 import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, SseEvent, UpstreamCall, UsageCounts, WireFormat } from './types';
 import { emptyUsage } from './types';
 import { estimatePromptTokens, promptText, textTokens } from './usage';
@@ -489,9 +490,10 @@ export class RelayService {
       headers['content-type'] = req.contentType;
       body = req.raw;
     }
-    let up: Dispatcher.ResponseData;
+    let up: UpstreamResponse;
     try {
-      up = await request(a.call.url, {
+      if (a.adapter.transport === 'websocket') up = await sparkCall(a.areq, signal, Date.now(), this.config.relayTimeoutSeconds * 1000);
+      else up = await request(a.call.url, {
         method: a.call.method,
         headers,
         body,
@@ -500,6 +502,7 @@ export class RelayService {
         headersTimeout: this.config.relayTimeoutSeconds > 0 ? this.config.relayTimeoutSeconds * 1000 : undefined,
       });
     } catch (err) {
+      if (err instanceof RelayError) throw err;
       if (signal.aborted) throw new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' });
       const timeout = err instanceof undiciErrors.HeadersTimeoutError;
       throw new RelayError(timeout ? 504 : 502, timeout ? 'relay_upstream_timeout' : 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
@@ -532,7 +535,7 @@ export class RelayService {
     return e;
   }
 
-  private async relayJson(ctx: RelayContext, a: Attempt, up: Dispatcher.ResponseData, res: ServerResponse): Promise<Outcome> {
+  private async relayJson(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse): Promise<Outcome> {
     const text = await up.body.text();
     let json: JsonObject;
     try {
@@ -572,7 +575,7 @@ export class RelayService {
     return u;
   }
 
-  private async relayBinary(ctx: RelayContext, a: Attempt, up: Dispatcher.ResponseData, res: ServerResponse): Promise<Outcome> {
+  private async relayBinary(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse): Promise<Outcome> {
     res.statusCode = 200;
     const ct = up.headers['content-type'];
     if (ct) res.setHeader('content-type', ct);
@@ -592,7 +595,7 @@ export class RelayService {
     return { usage: u, delivered: bytes > 0, firstTokenMs: 0, extra: {} };
   }
 
-  private async relayStream(ctx: RelayContext, a: Attempt, up: Dispatcher.ResponseData, res: ServerResponse, signal: AbortSignal): Promise<Outcome> {
+  private async relayStream(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, signal: AbortSignal): Promise<Outcome> {
     const { req } = ctx;
     const native = a.adapter.format;
     const client = req.format;
@@ -707,7 +710,7 @@ export class RelayService {
       armIdle();
       for await (const chunk of up.body) {
         armIdle();
-        decoder.feed(chunk as Uint8Array);
+        decoder.feed(chunk);
         while (pending.length) await process(pending.shift()!);
       }
       decoder.end();
@@ -885,7 +888,7 @@ function imageSizeRatio(body: JsonObject | null): number {
   return (big ? 2 : 1) * (hd ? 2 : 1);
 }
 
-async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+async function readLimited(body: UpstreamResponse['body'], max: number): Promise<string> {
   let out = '';
   for await (const chunk of body) {
     if (out.length < max) out += (chunk as Buffer).toString('utf8');

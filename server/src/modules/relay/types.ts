@@ -122,6 +122,8 @@ export interface ProviderAdapter {
   readonly format: WireFormat;
   readonly modes: readonly RelayMode[];
   readonly framing?: StreamFraming;
+  /** 'websocket': relay.service performs the exchange over a websocket (iFlytek Spark). */
+  readonly transport?: 'http' | 'websocket';
   credentials?(channel: ChannelTarget, nowSeconds: number): CredentialExchange | null;
   buildRequest(req: AdapterRequest): UpstreamCall;
   /** Upstream JSON answer → `format`. Absent = identity. */
