@@ -9,13 +9,14 @@ import { UserModule } from '../user/user.module';
 import { ChannelHealthService } from './channel-health.service';
 import { ChannelTestService } from './channel-test.service';
 import { RateLimitService } from './rate-limit.service';
+import { RealtimeRelay } from './realtime/realtime-relay.service';
 import { RelayCacheService } from './relay-cache.service';
 import { RelayRoutes } from './relay-routes';
 import { RelayService } from './relay.service';
 
 @Module({
   imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
-  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService],
+  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService, RealtimeRelay],
   exports: [RelayRoutes, RelayCacheService, ChannelHealthService, ChannelTestService],
 })
 export class RelayModule {}

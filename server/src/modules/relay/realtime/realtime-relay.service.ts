@@ -1,0 +1,570 @@
+/**
+ * The realtime relay: `GET /v1/realtime?model=` upgraded to a WebSocket (OpenAI Realtime API) and
+ * bridged to an OpenAI(-compatible) or Azure channel's realtime WebSocket.
+ *
+ *   upgrade request → RelayService.prepare (key, user, group, model limits, price, rate limit)
+ *   → balance > 0 → pick a channel (selector; handshake failures try the next one, up to RetryTimes)
+ *   → upstream WebSocket open → client upgraded → frames relayed both ways, unchanged
+ *   → every upstream `response.done` is billed on its usage (QuotaLedgerService, nothing reserved)
+ *   → a balance at or below zero ends the session (error event, close 1008).
+ *
+ * Refusals before the upgrade are HTTP answers with the OpenAI error JSON; nothing is upgraded.
+ * Pure parts (URLs, usage, log rows, close codes) live in ./realtime-protocol.ts.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import proxyAddr from '@fastify/proxy-addr';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import WebSocket, { WebSocketServer } from 'ws';
+import { pickLang } from '../../../common/i18n/messages';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/app-config';
+import { usageQuota } from '../../billing/pricing';
+import { QuotaLedgerService } from '../../billing/quota-ledger.service';
+import { OptionService } from '../../option/option.service';
+import { ChannelHealthService } from '../channel-health.service';
+import { ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
+import { RelayError, relayFail, sanitizeUpstreamText } from '../errors';
+import { RateLimitService } from '../rate-limit.service';
+import { InboundRequest, RelayContext } from '../relay-context';
+import { RelayCacheService } from '../relay-cache.service';
+import { RelayService } from '../relay.service';
+import {
+  closeReason,
+  errorEvent,
+  handshakeError,
+  httpRefusal,
+  isRealtimeType,
+  MAX_BUFFERED_BYTES,
+  mayBeEvent,
+  parseEvent,
+  pickProtocol,
+  REALTIME_PATH,
+  realtimeDraft,
+  realtimeErrorDraft,
+  realtimeKey,
+  realtimeTarget,
+  RealtimeUsage,
+  realtimeUsage,
+  relayCloseCode,
+  sessionRequestId,
+} from './realtime-protocol';
+
+const MAX_ERROR_BODY = 64 * 1024;
+/** How long a session closed by the gateway may take to finish its closing handshakes. */
+const CLOSE_GRACE_MS = 3000;
+const noop = () => undefined;
+
+interface Opened {
+  upstream: WebSocket;
+  channel: ChannelSnapshot;
+  upstreamModel: string;
+  tried: number[];
+}
+
+/** Thrown when the client went away while its upstream was being opened (nothing to answer). */
+class ClientGone extends Error {}
+
+@Injectable()
+export class RealtimeRelay implements OnModuleDestroy {
+  readonly logger = new Logger('Realtime');
+  private readonly trust: (addr: string, i: number) => boolean;
+  private readonly wss: WebSocketServer;
+  private readonly sessions = new Set<RealtimeSession>();
+  /** Request id of each upgrade in progress, answered in the 101 as X-Oneapi-Request-Id. */
+  private readonly ids = new WeakMap<IncomingMessage, string>();
+  private readonly handshakeMs: number;
+  private server: Server | null = null;
+  private closing = false;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly relay: RelayService,
+    private readonly cache: RelayCacheService,
+    readonly options: OptionService,
+    readonly ledger: QuotaLedgerService,
+    readonly health: ChannelHealthService,
+    readonly limits: RateLimitService,
+  ) {
+    this.trust = proxyAddr.compile(config.trustedProxies);
+    this.handshakeMs = config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : 30_000;
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: MAX_BUFFERED_BYTES,
+      handleProtocols: (offered) => pickProtocol(offered),
+    });
+    this.wss.on('headers', (headers: string[], req: IncomingMessage) => {
+      const id = this.ids.get(req);
+      if (id) headers.push(`X-Oneapi-Request-Id: ${id}`);
+    });
+  }
+
+  /** Serves `/v1/realtime` upgrades of this HTTP server. */
+  attach(server: Server): void {
+    this.server = server;
+    server.on('upgrade', this.onUpgrade);
+  }
+
+  /** Open sessions (for tests and shutdown). */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    this.server?.off('upgrade', this.onUpgrade);
+    const open = [...this.sessions];
+    await Promise.all(open.map((s) => s.shutdown(1001, 'server shutting down')));
+    await Promise.all(open.map((s) => s.billed()));
+    this.wss.close();
+  }
+
+  ended(s: RealtimeSession): void {
+    this.sessions.delete(s);
+  }
+
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '');
+    if (path !== REALTIME_PATH) {
+      // Node hands every Upgrade request to the 'upgrade' listeners: when this is the only one,
+      // answer instead of leaving the socket open.
+      if (this.server && this.server.listenerCount('upgrade') <= 1) {
+        endWith(
+          socket,
+          httpRefusal(
+            404,
+            `Unknown WebSocket endpoint ${path.slice(0, 100)}`,
+            'not_found',
+            sessionRequestId(new Date()),
+          ),
+        );
+      }
+      return;
+    }
+    socket.on('error', noop);
+    this.open(req, socket, head, new URLSearchParams(q >= 0 ? url.slice(q + 1) : '')).catch((err: Error) => {
+      this.logger.error(`realtime session failed to open: ${err.stack ?? err.message}`);
+      if (!socket.destroyed) socket.destroy();
+    });
+  };
+
+  private async open(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    query: URLSearchParams,
+  ): Promise<void> {
+    const model = query.get('model') ?? query.get('deployment') ?? '';
+    const inbound: InboundRequest = {
+      format: 'openai',
+      mode: 'chat',
+      body: model ? { model } : {},
+      raw: null,
+      contentType: '',
+      pathModel: null,
+      pathStream: false,
+      key: realtimeKey(req.headers, query),
+      ip: proxyAddr(req, this.trust),
+      requestId: sessionRequestId(new Date()),
+      lang: pickLang(
+        typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined,
+      ),
+      userAgent: String(req.headers['user-agent'] ?? ''),
+    };
+    const refuse = (e: RelayError) => {
+      const status = e.status === 499 ? 400 : e.status;
+      endWith(socket, httpRefusal(status, e.messageIn(inbound.lang), e.code, inbound.requestId));
+    };
+    if (!isWebSocketHandshake(req))
+      return refuse(relayFail(400, 'relay_bad_body', { reason: 'not a WebSocket handshake' }));
+    if (this.closing)
+      return refuse(new RelayError(503, 'relay_upstream_failed', { reason: 'shutting down' }));
+
+    let ctx: RelayContext;
+    try {
+      ctx = await this.relay.prepare(inbound);
+      if ((await this.ledger.balanceOf(ctx.user.id)) <= 0)
+        throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
+    } catch (err) {
+      return refuse(this.relay.asRelayError(err));
+    }
+
+    let opened: Opened;
+    try {
+      opened = await this.connect(ctx, socket);
+    } catch (err) {
+      if (err instanceof ClientGone) return;
+      return refuse(this.relay.asRelayError(err));
+    }
+    const { upstream } = opened;
+    if (socket.destroyed || this.closing) {
+      upstream.close(1000);
+      if (!socket.destroyed)
+        refuse(new RelayError(503, 'relay_upstream_failed', { reason: 'shutting down' }));
+      return;
+    }
+    socket.off('error', noop);
+    let upgraded = false;
+    this.ids.set(req, inbound.requestId);
+    // Synchronous here (no verifyClient): the callback has run when handleUpgrade returns.
+    this.wss.handleUpgrade(req, socket, head, (client) => {
+      upgraded = true;
+      const session = new RealtimeSession(this, ctx, client, opened);
+      this.sessions.add(session);
+    });
+    if (!upgraded) upstream.close(1000);
+  }
+
+  /** Opens the upstream WebSocket, trying the next channel on a retryable handshake failure. */
+  private async connect(ctx: RelayContext, socket: Duplex): Promise<Opened> {
+    const retries = Math.max(0, this.options.num('RetryTimes'));
+    const tried: number[] = [];
+    let lastError: RelayError | null = null;
+    let lastChannel: ChannelSnapshot | null = null;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (socket.destroyed) throw new ClientGone();
+      let channel: ChannelSnapshot;
+      let upstreamModel: string | null;
+      try {
+        channel = this.pick(ctx, attempt, new Set(tried));
+        upstreamModel = mapModel(channel.modelMapping, ctx.model);
+        if (upstreamModel === null) throw relayFail(500, 'relay_model_cycle');
+      } catch (err) {
+        lastError = this.relay.asRelayError(err);
+        break;
+      }
+      tried.push(channel.id);
+      lastChannel = channel;
+      const key =
+        channel.keys.length > 1
+          ? channel.keys[Math.floor(Math.random() * channel.keys.length)]
+          : (channel.keys[0] ?? '');
+      const target = realtimeTarget(channel, upstreamModel, key)!;
+      try {
+        const upstream = await this.dial(target.url, target.headers, channel, socket);
+        return { upstream, channel, upstreamModel, tried };
+      } catch (err) {
+        if (err instanceof ClientGone) throw err;
+        const e = this.relay.asRelayError(err);
+        lastError = e;
+        void this.health.onUpstreamError(channel, e.status, e.text || e.message);
+        if (!e.retryable) break;
+      }
+    }
+    const err =
+      lastError ??
+      relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+    const payer = {
+      userId: ctx.user.id,
+      tokenId: ctx.token?.id ?? 0,
+      tokenUnlimited: ctx.token?.unlimited ?? true,
+    };
+    this.ledger.settle({
+      hold: { payer, reserved: 0, logId: null },
+      channelId: lastChannel?.id ?? 0,
+      charged: 0,
+      failed: true,
+      log: realtimeErrorDraft({ ctx, channelId: lastChannel?.id ?? 0, tried, error: err, now: Date.now() }),
+      stat: null,
+    });
+    throw err;
+  }
+
+  private pick(ctx: RelayContext, attempt: number, exclude: Set<number>): ChannelSnapshot {
+    const index = this.cache.channels;
+    if (ctx.pinnedChannel !== null) {
+      const ch = index.byId.get(ctx.pinnedChannel);
+      if (!ch?.enabled) throw relayFail(503, 'relay_pinned_channel_missing');
+      if (!isRealtimeType(ch.type)) throw relayFail(400, 'relay_mode_unsupported');
+      return ch;
+    }
+    const ch = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => isRealtimeType(c.type));
+    if (!ch)
+      throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+    return ch;
+  }
+
+  /** The upstream handshake: resolves with the open socket, or rejects with the relay error to answer. */
+  private dial(
+    url: string,
+    headers: Record<string, string>,
+    ch: ChannelSnapshot,
+    client: Duplex,
+  ): Promise<WebSocket> {
+    return new Promise<WebSocket>((resolve, reject) => {
+      let settled = false;
+      const ws = new WebSocket(url, {
+        headers,
+        perMessageDeflate: false,
+        maxPayload: MAX_BUFFERED_BYTES,
+        handshakeTimeout: this.handshakeMs,
+        followRedirects: false,
+      });
+      const finish = (err: Error | null) => {
+        if (settled) return;
+        settled = true;
+        client.off('close', onClientGone);
+        if (err) {
+          ws.terminate();
+          reject(err);
+        } else {
+          ws.off('error', onError);
+          resolve(ws);
+        }
+      };
+      const onClientGone = () => finish(new ClientGone());
+      // Stays attached after a failure: a terminated handshake may still report an error.
+      const onError = (err: Error) =>
+        finish(
+          new RelayError(
+            502,
+            'relay_upstream_failed',
+            { reason: sanitizeUpstreamText(err.message) },
+            '',
+            'upstream_error',
+            true,
+          ),
+        );
+      client.once('close', onClientGone);
+      ws.on('error', onError);
+      // Paused until the session's listeners are attached (session.created may come with the 101).
+      ws.once('open', () => {
+        ws.pause();
+        finish(null);
+      });
+      ws.once('unexpected-response', (req, res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (body.length < MAX_ERROR_BODY) body += chunk;
+        });
+        const done = () => {
+          req.destroy();
+          finish(handshakeError(ch, res.statusCode ?? 502, body.slice(0, MAX_ERROR_BODY)));
+        };
+        res.once('end', done);
+        res.once('error', done);
+        res.once('close', done);
+      });
+    });
+  }
+}
+
+/** Writes a refusal and closes the socket once it is written. */
+function endWith(socket: Duplex, response: string): void {
+  if (socket.destroyed) return;
+  socket.on('error', noop);
+  socket.once('finish', () => socket.destroy());
+  socket.end(response);
+}
+
+function isWebSocketHandshake(req: IncomingMessage): boolean {
+  const key = req.headers['sec-websocket-key'];
+  const version = req.headers['sec-websocket-version'];
+  return (
+    req.method === 'GET' &&
+    String(req.headers.upgrade ?? '').toLowerCase() === 'websocket' &&
+    typeof key === 'string' &&
+    /^[+/0-9A-Za-z]{22}==$/.test(key.trim()) &&
+    (version === '8' || version === '13')
+  );
+}
+
+function toBuffer(data: WebSocket.RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/**
+ * One bridged session: frames relayed both ways, closes propagated, `response.done` billed in order.
+ */
+class RealtimeSession {
+  private ending = false;
+  private billing: Promise<void> = Promise.resolve();
+  private readonly starts = new Map<string, number>();
+  private lastMark: number;
+  private rateCounted = false;
+  private readonly upstream: WebSocket;
+  private readonly closed: Promise<void>;
+
+  constructor(
+    private readonly host: RealtimeRelay,
+    private readonly ctx: RelayContext,
+    private readonly client: WebSocket,
+    private readonly opened: Opened,
+  ) {
+    this.upstream = opened.upstream;
+    this.lastMark = Date.now();
+    const upstream = this.upstream;
+    const bothClosed = (ws: WebSocket) =>
+      new Promise<void>((resolve) =>
+        ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()),
+      );
+    this.closed = Promise.all([bothClosed(client), bothClosed(upstream)]).then(() => host.ended(this));
+
+    client.on('message', (data, isBinary) => this.forward(upstream, toBuffer(data), isBinary));
+    upstream.on('message', (data, isBinary) => {
+      const buf = toBuffer(data);
+      this.forward(client, buf, isBinary);
+      if (!isBinary) this.observe(buf);
+    });
+    client.on('close', (code, reason) => {
+      if (upstream.readyState === WebSocket.OPEN)
+        upstream.close(relayCloseCode(code, 1000), closeReason(reason));
+      else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
+    });
+    upstream.on('close', (code, reason) => {
+      if (client.readyState !== WebSocket.OPEN) return;
+      const text = closeReason(sanitizeUpstreamText(reason.toString('utf8')));
+      client.close(relayCloseCode(code, 1011), text || (code === 1006 ? 'upstream connection lost' : ''));
+    });
+    client.on('error', (err) => this.abort('client', err));
+    upstream.on('error', (err) => this.abort('upstream', err));
+    if (upstream.readyState === WebSocket.OPEN) upstream.resume();
+    else void this.shutdown(1011, 'upstream connection lost');
+  }
+
+  /** Resolves when every response seen so far is billed. */
+  billed(): Promise<void> {
+    return this.billing;
+  }
+
+  /** Closes both sides (the client with `code`); resolves when both are closed (forced after a grace period). */
+  shutdown(code: number, reason: string, event?: string): Promise<void> {
+    if (!this.ending) {
+      this.ending = true;
+      if (this.client.readyState === WebSocket.OPEN) {
+        if (event) this.client.send(event);
+        this.client.close(code, closeReason(reason));
+      }
+      if (this.upstream.readyState === WebSocket.OPEN) this.upstream.close(code === 1011 ? 1011 : 1000);
+      const force = setTimeout(() => {
+        this.client.terminate();
+        this.upstream.terminate();
+      }, CLOSE_GRACE_MS);
+      force.unref();
+      void this.closed.then(() => clearTimeout(force));
+    }
+    return this.closed;
+  }
+
+  private abort(side: 'client' | 'upstream', err: Error): void {
+    this.host.logger.debug(`realtime ${side} error (${this.ctx.req.requestId}): ${err.message}`);
+    this.ending = true;
+    this.client.terminate();
+    this.upstream.terminate();
+  }
+
+  /** Sends a frame on, unchanged; a side with more than MAX_BUFFERED_BYTES queued ends the session. */
+  private forward(dest: WebSocket, data: Buffer, isBinary: boolean): void {
+    if (this.ending || dest.readyState !== WebSocket.OPEN) return;
+    if (dest.bufferedAmount + data.length > MAX_BUFFERED_BYTES) {
+      void this.shutdown(1011, 'buffer limit exceeded');
+      return;
+    }
+    dest.send(data, { binary: isBinary });
+  }
+
+  /** Watches upstream text events for response boundaries (audio deltas are never parsed). */
+  private observe(buf: Buffer): void {
+    if (mayBeEvent(buf, 'response.created')) {
+      const ev = parseEvent(buf, 'response.created');
+      const id = ev && isRecord(ev.response) ? ev.response.id : undefined;
+      if (typeof id === 'string') {
+        if (this.starts.size >= 1000) this.starts.clear();
+        this.starts.set(id, Date.now());
+      }
+    }
+    if (!mayBeEvent(buf, 'response.done')) return;
+    const ev = parseEvent(buf, 'response.done');
+    if (!ev || !isRecord(ev.response)) return;
+    const usage = realtimeUsage(ev.response.usage);
+    if (!usage) return;
+    const id = typeof ev.response.id === 'string' ? ev.response.id : '';
+    const now = Date.now();
+    const startedAt = this.starts.get(id) ?? this.lastMark;
+    this.starts.delete(id);
+    this.lastMark = now;
+    this.billing = this.billing
+      .then(() => this.bill(usage, id, startedAt, now))
+      .catch((err: Error) =>
+        this.host.logger.error(`realtime billing failed (${this.ctx.req.requestId}): ${err.message}`),
+      );
+  }
+
+  /** Settles one response (nothing was reserved) and ends the session when the balance is spent. */
+  private async bill(
+    usage: RealtimeUsage,
+    responseId: string,
+    startedAt: number,
+    now: number,
+  ): Promise<void> {
+    const { ctx, host, opened } = this;
+    const charged = usageQuota(ctx.price, usage.counts);
+    // The charge is settled even when the balance cannot be read (the session then stays open).
+    const balance = await host.ledger.balanceOf(ctx.user.id).catch(() => Infinity);
+    const payer = {
+      userId: ctx.user.id,
+      tokenId: ctx.token?.id ?? 0,
+      tokenUnlimited: ctx.token?.unlimited ?? true,
+    };
+    const log = host.options.bool('LogConsumeEnabled')
+      ? realtimeDraft({
+          ctx,
+          channelId: opened.channel.id,
+          upstreamModel: opened.upstreamModel,
+          tried: opened.tried,
+          quota: charged,
+          usage,
+          responseId,
+          startedAt,
+          now,
+        })
+      : null;
+    host.ledger.settle({
+      hold: { payer, reserved: 0, logId: null },
+      channelId: opened.channel.id,
+      charged,
+      failed: false,
+      log,
+      stat: {
+        username: ctx.user.username,
+        model: ctx.model,
+        tokens: usage.counts.prompt_tokens + usage.counts.completion_tokens,
+      },
+    });
+    if (!this.rateCounted) {
+      this.rateCounted = true;
+      void host.limits
+        .success(ctx.user.id)
+        .catch((err: Error) => host.logger.warn(`rate-limit count failed: ${err.message}`));
+    }
+    if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
+    void host.health.afterCharge(ctx.user, charged);
+
+    const userSpent = balance - charged <= 0;
+    const tokenSpent = !!ctx.token && !ctx.token.unlimited && ctx.token.remainQuota <= 0;
+    if (userSpent || tokenSpent) {
+      const e = relayFail(
+        403,
+        userSpent ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient',
+        {},
+        'insufficient_quota',
+      );
+      void this.shutdown(
+        1008,
+        'insufficient quota',
+        errorEvent(e.messageIn(ctx.req.lang), 'insufficient_quota', 'permission_error'),
+      );
+    }
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
