@@ -610,6 +610,8 @@ export class RelayService {
     let buffered: string[] = [];
     let sentAny = false;
 
+    // Events made from one upstream read go out in one write (one syscall, not one per event).
+    let batch = '';
     const write = async (s: string) => {
       if (queueMax > 0) {
         buffered.push(s);
@@ -617,16 +619,21 @@ export class RelayService {
         s = buffered.join('');
         buffered = [];
       }
+      batch += s;
+    };
+    const flushBatch = async () => {
+      if (!batch) return;
+      const s = batch;
+      batch = '';
       sentAny = true;
       if (!res.write(s)) await waitDrain(res);
     };
     const flushBuffered = async () => {
       if (buffered.length) {
-        const s = buffered.join('');
+        batch += buffered.join('');
         buffered = [];
-        sentAny = true;
-        if (!res.write(s)) await waitDrain(res);
       }
+      await flushBatch();
     };
 
     res.statusCode = 200;
@@ -712,6 +719,7 @@ export class RelayService {
         armIdle();
         decoder.feed(chunk);
         while (pending.length) await process(pending.shift()!);
+        await flushBatch();
       }
       decoder.end();
       while (pending.length) await process(pending.shift()!);
@@ -727,6 +735,10 @@ export class RelayService {
       if (idle) clearTimeout(idle);
       if (ping) clearInterval(ping);
     }
+    if (broken && !sentAny && !batch && !buffered.length && !res.headersSent) {
+      // Nothing reached the client: another channel may still answer (or the caller gets a clean error).
+      throw new RelayError(502, 'relay_upstream_failed', { reason: upstreamError ?? 'stream ended' }, '', null, true);
+    }
     if (!res.writableEnded && !res.destroyed) {
       await flushBuffered().catch(() => undefined);
       if (broken && upstreamError && !signal.aborted) {
@@ -737,7 +749,6 @@ export class RelayService {
       res.end();
     }
     const outcome = this.streamOutcome(ctx, probe);
-    if (broken && !sentAny) throw new RelayError(502, 'relay_upstream_failed', { reason: upstreamError ?? 'stream ended' }, '', null, true);
     if (broken) outcome.extra.stream_interrupted = true;
     return outcome;
   }
