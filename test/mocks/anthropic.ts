@@ -49,9 +49,33 @@ export async function messages(ctx: Ctx): Promise<void> {
   if (typeof body.model !== 'string') return invalid(ex, 'model: Field required');
   if (typeof body.max_tokens !== 'number') return invalid(ex, 'max_tokens: Field required');
   if (!Array.isArray(body.messages)) return invalid(ex, 'messages: Field required');
+  await answerMessage(ctx, { model: body.model, stream: body.stream === true, writeError: anthropicError });
+}
+
+/**
+ * How a host of Claude models (Anthropic itself, Bedrock, Vertex AI) delivers a Messages API answer:
+ * the model named in the message, whether to stream, its error format and, for streams, its framing.
+ */
+export interface MessageDelivery {
+  model: string;
+  stream: boolean;
+  writeError: ErrorWriter;
+  /** Headers of a non-stream answer. */
+  headers?: (usage: MockUsage | null) => Record<string, string>;
+  /** Starts a stream (default: server-sent events). */
+  begin?: (ex: Exchange) => void;
+  /** Writes one stream event (default: an SSE event named after its type). */
+  event?: (ex: Exchange, data: { type: string }) => void;
+  /** Extra fields of the message_stop event (Bedrock's invocation metrics). */
+  stopExtra?: (usage: MockUsage | null) => Record<string, unknown>;
+}
+
+/** Answers a validated Messages API request (last user message's directives), JSON or streamed. */
+export async function answerMessage(ctx: Ctx, delivery: MessageDelivery): Promise<void> {
+  const { ex, body } = ctx;
   const last = lastUser(body.messages, (r) => r === 'user');
   const d = parseDirectives(textOf(last?.content));
-  if (await ex.gate(d, anthropicError)) return;
+  if (await ex.gate(d, delivery.writeError)) return;
 
   const pieces = d.tool ? TOOL_ARGUMENT_PIECES : replyPieces(d);
   const usage = usageOf(d, pieces.length);
@@ -61,28 +85,32 @@ export async function messages(ctx: Ctx): Promise<void> {
     id: `msg_mock_${ctx.n}`,
     type: 'message',
     role: 'assistant',
-    model: body.model,
+    model: delivery.model,
     content: [] as unknown[],
     stop_reason: null as string | null,
     stop_sequence: null,
     ...(usage ? { usage: usageJson(usage, 1) } : {}),
   };
 
-  if (body.stream !== true) {
+  if (!delivery.stream) {
     if (!(await ex.beforeAnswer(d))) return;
     const block = d.tool
       ? { type: 'tool_use', id: toolId, name: d.tool, input: TOOL_ARGUMENTS }
       : { type: 'text', text: pieces.join('') };
-    return ex.json(200, {
+    const answer = {
       ...message,
       content: [block],
       stop_reason: stopReason,
       ...(usage ? { usage: usageJson(usage, usage.completion) } : {}),
-    });
+    };
+    return ex.json(200, answer, delivery.headers?.(usage) ?? {});
   }
 
-  const emit = (type: string, data: object = {}) => ex.write(sseEvent(type, { type, ...data }));
-  ex.begin('text/event-stream; charset=utf-8');
+  const write =
+    delivery.event ?? ((x: Exchange, data: { type: string }) => x.write(sseEvent(data.type, data)));
+  const emit = (type: string, data: object = {}) => write(ex, { type, ...data });
+  if (delivery.begin) delivery.begin(ex);
+  else ex.begin('text/event-stream; charset=utf-8');
   emit('message_start', { message });
   const block = d.tool
     ? { type: 'tool_use', id: toolId, name: d.tool, input: {} }
@@ -105,7 +133,7 @@ export async function messages(ctx: Ctx): Promise<void> {
     delta: { stop_reason: stopReason, stop_sequence: null },
     usage: deltaUsage ?? undefined,
   });
-  emit('message_stop');
+  emit('message_stop', delivery.stopExtra?.(usage) ?? {});
   ex.end();
 }
 

@@ -23,6 +23,8 @@ export interface Directives {
   tool?: string;
   /** Never answer. */
   hang: boolean;
+  /** Dify: answer as an agent app (agent_thought / agent_message events) rather than a chatflow. */
+  agent?: boolean;
 }
 
 export const DEFAULT_REPLY = 'Hello from the mock upstream.';
@@ -79,6 +81,9 @@ export function parseDirectives(text: string): Directives {
         break;
       case 'hang':
         d.hang = true;
+        break;
+      case 'agent':
+        d.agent = true;
         break;
     }
   }

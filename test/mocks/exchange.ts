@@ -47,6 +47,23 @@ export interface Ctx {
   pathModel?: string;
   baseUrl: string;
   models: readonly string[];
+  /** Signing secrets and issued access tokens (private-format providers). */
+  auth: MockAuth;
+  /** The error format of the route, when it differs from the handler's own (Cloudflare's OpenAI endpoints). */
+  writeError?: ErrorWriter;
+}
+
+/**
+ * What the mock knows to check credentials with. `signingKeys` maps a key id to its secret: an AWS
+ * access key id to its secret access key (SigV4), a Tencent SecretId to its SecretKey (TC3), a Zhipu
+ * key id to its secret (HS256 JWT), a Baidu API key to its secret key, and a Google service account's
+ * client_email to its public key in PEM (RS256 JWT). A signature by a key id not listed there is
+ * checked for its form only. `issued` maps the access tokens the mock's token endpoints handed out
+ * (Google OAuth, Baidu) to who they were issued to.
+ */
+export interface MockAuth {
+  signingKeys: Record<string, string>;
+  issued: Map<string, string>;
 }
 
 /** Message of an error answer when the test gave none. */

@@ -2,8 +2,26 @@ import { createHash } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, anthropicModels, messages } from './anthropic';
-import { Ctx, ErrorWriter, Exchange, MultipartFile, MultipartRecord, RecordedRequest } from './exchange';
+import { baiduChat, baiduEmbeddings, baiduError, baiduToken, WENXIN } from './baidu';
+import { bedrockError, bedrockInvoke, sigV4Credential } from './bedrock';
+import { cloudflareEndpoint, cloudflareError } from './cloudflare';
+import { cohereChat, cohereEmbed, cohereError, cohereRerank } from './cohere';
+import { difyChat, difyError } from './dify';
+import {
+  Ctx,
+  defaultErrorMessage,
+  ErrorWriter,
+  Exchange,
+  MockAuth,
+  MultipartFile,
+  MultipartRecord,
+  RecordedRequest,
+} from './exchange';
 import { embed, geminiError, geminiModels, generateContent } from './gemini';
+import { ollamaChat, ollamaEmbed, ollamaError } from './ollama';
+import { hunyuanChat, tc3Credential, tencentError } from './tencent';
+import { assertionIssuer, googleToken, VERTEX_PATH, vertexCredential, vertexModel } from './vertex';
+import { zhipuCredential, zhipuError, zhipuInvoke } from './zhipu';
 import { chatCompletions, completions, openaiError, responses } from './openai';
 import {
   audioText,
@@ -16,7 +34,7 @@ import {
   speech,
 } from './openai-media';
 
-export type { MultipartFile, MultipartRecord, RecordedRequest } from './exchange';
+export type { MockAuth, MultipartFile, MultipartRecord, RecordedRequest } from './exchange';
 export { DEFAULT_REPLY, TOOL_ARGUMENTS } from './directives';
 
 export type Family = 'openai' | 'anthropic' | 'gemini';
@@ -28,7 +46,42 @@ interface Route {
   pathModel?: string;
   /** Served without the key check (image URLs handed to end users). */
   isPublic?: boolean;
+  /** The provider's error format, when not the family's (private formats). */
+  writeError?: ErrorWriter;
+  /** Passed on to the handler as ctx.writeError (OpenAI handlers under another provider's errors). */
+  handlerErrors?: ErrorWriter;
+  /** The credential the provider reads, when not the family's (signatures, token exchanges). */
+  credential?: (record: RecordedRequest, auth: MockAuth) => string | null;
+  /** The body is not JSON (form-encoded or empty); the handler reads record.rawBody. */
+  rawBody?: boolean;
 }
+
+/** OAuth token endpoints' errors (Google, Baidu). */
+const oauthError: ErrorWriter = (ex, status, message) => {
+  const error = status === 401 ? 'invalid_client' : 'invalid_request';
+  ex.json(status, { error, error_description: message ?? defaultErrorMessage(status) });
+};
+
+const BAIDU_PATH = new RegExp(`^${WENXIN}/(chat|embeddings)/([^/]+)$`);
+const BEDROCK_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
+const ZHIPU_PATH = /^\/api\/paas\/v3\/model-api\/([^/]+)\/(invoke|sse-invoke)$/;
+
+/** Private-format routes, by "METHOD path". */
+const PRIVATE_ROUTES: Record<string, Route> = {
+  'POST /v2/chat': { handler: cohereChat, writeError: cohereError },
+  'POST /v2/embed': { handler: cohereEmbed, writeError: cohereError },
+  'POST /v2/rerank': { handler: cohereRerank, writeError: cohereError },
+  'POST /v1/chat-messages': { handler: difyChat, writeError: difyError },
+  'POST /api/chat': { handler: ollamaChat, writeError: ollamaError },
+  'POST /api/embed': { handler: ollamaEmbed, writeError: ollamaError },
+  'POST /token': { handler: googleToken, writeError: oauthError, credential: assertionIssuer, rawBody: true },
+  'POST /oauth/2.0/token': {
+    handler: baiduToken,
+    writeError: oauthError,
+    credential: (record) => record.query.client_id ?? null,
+    rawBody: true,
+  },
+};
 
 export const DEFAULT_MODELS: readonly string[] = [
   'gpt-4o-mini',
@@ -155,7 +208,14 @@ function parseJson(raw: Buffer): unknown {
 
 /**
  * A fake of the OpenAI (and Azure OpenAI), Anthropic and Gemini APIs on one local port, speaking each
- * provider's real wire format, for tests to point channels at (base URL = `url`, no path).
+ * provider's real wire format, for tests to point channels at (base URL = `url`, no path). It also
+ * speaks the private formats of Cohere v2 (/v2/chat, /v2/embed, /v2/rerank), Dify (/v1/chat-messages),
+ * Ollama (/api/chat, /api/embed), Cloudflare Workers AI (/client/v4/accounts/{id}/ai/v1/...), AWS
+ * Bedrock (/model/{id}/invoke[-with-response-stream], SigV4, event-stream framing), Vertex AI (/token,
+ * /v1/projects/{p}/locations/{l}/publishers/{google|anthropic}/models/{m}:{action}), Baidu legacy
+ * (/oauth/2.0/token, /rpc/2.0/ai_custom/v1/wenxinworkshop/...), Zhipu v3 (/api/paas/v3/model-api/...)
+ * and Tencent Hunyuan (POST / with X-TC-Action); see each provider's module. Signatures are checked
+ * against `auth.signingKeys`.
  *
  * Behaviour is steered by directives in the text of the last user message:
  *   [[status=429]] [[error=text]]  error answer in the provider's format (status defaults to 500)
@@ -165,6 +225,7 @@ function parseJson(raw: Buffer): unknown {
  *   [[reply=text]] [[chunks=N]]    the reply, streamed one word per chunk ("w1 w2 ... wN" for chunks)
  *   [[slow=MS]] [[cut=N]] [[hang]] pacing, abrupt socket destruction after N chunks, never answering
  *   [[tool=name]]                  a call of tool `name` with {"city":"Paris"} (stream: two deltas)
+ *   [[agent]]                      Dify: answer as an agent app
  * Every request is kept in `requests`, with `aborted` set when the client went away early.
  */
 export class MockUpstream {
@@ -173,6 +234,12 @@ export class MockUpstream {
   requireKey: string | readonly string[] | null = null;
   /** Model ids the model-list endpoints answer with. */
   models: string[] = [...DEFAULT_MODELS];
+  /**
+   * Signing secrets by key id (AWS access key id, Tencent SecretId, Zhipu key id, Baidu API key,
+   * Google client_email → public key PEM) and the access tokens the mock issued; see MockAuth. Kept
+   * across reset(): the gateway caches the tokens it obtained.
+   */
+  readonly auth: MockAuth = { signingKeys: {}, issued: new Map() };
   private inFlight = 0;
   private counter = 0;
   private baseUrl = '';
@@ -270,13 +337,15 @@ export class MockUpstream {
     if (multipart) record.multipart = (await parseMultipart(record.rawBody, contentType)) ?? undefined;
     else record.body = parseJson(record.rawBody);
 
-    const writeError = ERROR_WRITERS[family];
     const route = this.route(record, family);
+    const writeError = (typeof route !== 'string' && route.writeError) || ERROR_WRITERS[family];
+    if (typeof route !== 'string' && route.credential)
+      record.credential = route.credential(record, this.auth);
     const isPublic = typeof route !== 'string' && route.isPublic === true;
     if (!isPublic && !this.keyAccepted(record.credential))
       return writeError(ex, 401, 'Incorrect API key provided');
     if (typeof route === 'string') return notFound(ex, family, path, route);
-    if (record.method === 'POST' && record.body === null && !record.multipart) {
+    if (record.method === 'POST' && record.body === null && !record.multipart && !route.rawBody) {
       return writeError(
         ex,
         400,
@@ -291,6 +360,8 @@ export class MockUpstream {
       pathModel: route.pathModel,
       baseUrl: this.baseUrl,
       models: this.models,
+      auth: this.auth,
+      ...(route.handlerErrors ? { writeError: route.handlerErrors } : {}),
     };
     try {
       await route.handler(ctx);
@@ -323,11 +394,76 @@ export class MockUpstream {
       const list = /^\/v1(?:beta)?\/models(?:\/([^/]+))?$/.exec(path);
       if (list) return { handler: geminiModels, pathModel: list[1] && decodeURIComponent(list[1]) };
     }
+    const privateRoute = this.privateRoute(record);
+    if (privateRoute) return privateRoute;
     if (method === 'POST' && path === '/v1/messages') return { handler: messages };
     if (method === 'GET' && path === '/v1/models' && family === 'anthropic')
       return { handler: anthropicModels };
     const rest = openaiCompatibleRest(path);
     const handler = rest !== null ? OPENAI_ROUTES[`${method} ${rest}`] : undefined;
     return handler ? { handler } : notFound;
+  }
+
+  /** The route of a provider's private wire format, or null for the OpenAI/Anthropic/Gemini paths. */
+  private privateRoute(record: RecordedRequest): Route | null {
+    const { method, path, headers } = record;
+    const fixed = PRIVATE_ROUTES[`${method} ${path}`];
+    if (fixed) return fixed;
+    if (method === 'POST' && path === '/' && headers['x-tc-action'] !== undefined) {
+      return { handler: hunyuanChat, writeError: tencentError, credential: tc3Credential };
+    }
+    const cloudflare = cloudflareEndpoint(path);
+    if (cloudflare) {
+      const handler = 'rest' in cloudflare ? OPENAI_ROUTES[`${method} ${cloudflare.rest}`] : undefined;
+      const message = 'error' in cloudflare ? cloudflare.error : `No route for that URI (${method} ${path})`;
+      return {
+        handler: handler ?? ((ctx) => cloudflareError(ctx.ex, 'error' in cloudflare ? 400 : 404, message)),
+        writeError: cloudflareError,
+        handlerErrors: cloudflareError,
+      };
+    }
+    if (method !== 'POST') return null;
+    const bedrock = BEDROCK_PATH.exec(path);
+    if (bedrock) {
+      const stream = bedrock[2] === 'invoke-with-response-stream';
+      return {
+        handler: (ctx) => bedrockInvoke(ctx, stream),
+        pathModel: decodeURIComponent(bedrock[1]),
+        writeError: bedrockError,
+        credential: sigV4Credential,
+      };
+    }
+    const vertex = VERTEX_PATH.exec(path);
+    if (vertex) {
+      return {
+        handler: vertexModel,
+        pathModel: decodeURIComponent(vertex[4]),
+        writeError: geminiError,
+        credential: (r, auth) => vertexCredential({ auth }, r),
+      };
+    }
+    const baidu = BAIDU_PATH.exec(path);
+    if (baidu) {
+      return {
+        handler: baidu[1] === 'chat' ? baiduChat : baiduEmbeddings,
+        pathModel: decodeURIComponent(baidu[2]),
+        writeError: baiduError,
+        credential: (r, auth) => {
+          const token = r.query.access_token;
+          return token === undefined ? null : (auth.issued.get(token) ?? token);
+        },
+      };
+    }
+    const zhipu = ZHIPU_PATH.exec(path);
+    if (zhipu) {
+      const stream = zhipu[2] === 'sse-invoke';
+      return {
+        handler: (ctx) => zhipuInvoke(ctx, stream),
+        pathModel: decodeURIComponent(zhipu[1]),
+        writeError: zhipuError,
+        credential: zhipuCredential,
+      };
+    }
+    return null;
   }
 }

@@ -24,7 +24,7 @@ export async function embeddings(ctx: Ctx): Promise<void> {
   const single = !Array.isArray(body.input) || (body.input.length > 0 && typeof body.input[0] === 'number');
   const inputs: unknown[] = single ? [body.input] : body.input;
   const d = parseDirectives(inputs.filter((s) => typeof s === 'string').join('\n'));
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   if (!(await ex.beforeAnswer(d))) return;
   const dims = typeof body.dimensions === 'number' ? body.dimensions : 1536;
   const data = inputs.map((input, index) => {
@@ -55,7 +55,7 @@ export async function images(ctx: Ctx): Promise<void> {
     return invalidRequest(ex, "Missing required parameter: 'image'.", 'image');
   }
   const d = parseDirectives(params.prompt);
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   if (!(await ex.beforeAnswer(d))) return;
   const count = Number(params.n ?? 1);
   const model = ctx.pathModel ?? (typeof params.model === 'string' ? params.model : 'dall-e-2');
@@ -111,7 +111,7 @@ export async function speech(ctx: Ctx): Promise<void> {
   const type = AUDIO_TYPES[format];
   if (!type) return invalidRequest(ex, `Invalid value: '${format}'.`, 'response_format');
   const d = parseDirectives(body.input);
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   if (!(await ex.beforeAnswer(d))) return;
   ex.send(200, fakeAudio(body.input.length), { 'content-type': type });
 }
@@ -135,7 +135,7 @@ export async function audioText(ctx: Ctx, task: 'transcribe' | 'translate'): Pro
     return invalidRequest(ex, `Invalid value: '${format}'.`, 'response_format');
   }
   const d = parseDirectives(multipart.fields.prompt ?? '');
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   if (!(await ex.beforeAnswer(d))) return;
   const pieces = replyPieces(d);
   const text = pieces.join('');
@@ -211,7 +211,7 @@ export async function moderations(ctx: Ctx): Promise<void> {
       ? body.input
       : [body.input];
   const d = parseDirectives(inputs.map(textOf).join('\n'));
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   if (!(await ex.beforeAnswer(d))) return;
   const each = <T>(value: T) => Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, value]));
   const results = inputs.map(() => ({
@@ -232,7 +232,7 @@ export async function rerank(ctx: Ctx): Promise<void> {
     return invalidRequest(ex, "Missing required parameter: 'documents'.", 'documents');
   }
   const d = parseDirectives(body.query);
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   if (!(await ex.beforeAnswer(d))) return;
   const docs = (body.documents as unknown[]).map((doc) => (typeof doc === 'string' ? doc : textOf([doc])));
   const all = docs.map((text, index) => ({

@@ -82,7 +82,7 @@ export async function chatCompletions(ctx: Ctx): Promise<void> {
     return invalidRequest(ex, "Missing required parameter: 'messages'.", 'messages');
   }
   const d = openaiDirectives(body);
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   const model = ctx.pathModel ?? (body.model as string);
   const id = `chatcmpl-mock-${ctx.n}`;
   const callId = `call_mock_${ctx.n}`;
@@ -149,7 +149,7 @@ export async function completions(ctx: Ctx): Promise<void> {
   const { ex, body } = ctx;
   if (!checkStreamingBody(ctx)) return;
   const d = openaiDirectives({ prompt: body.prompt ?? '' });
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   const pieces = replyPieces(d);
   const usage = usageOf(d, pieces.length);
   const base = {
@@ -201,7 +201,7 @@ export async function responses(ctx: Ctx): Promise<void> {
   if (typeof body.model !== 'string' && !ctx.pathModel)
     return invalidRequest(ex, "Missing required parameter: 'model'.");
   const d = openaiDirectives({ input: body.input ?? '' });
-  if (await ex.gate(d, openaiError)) return;
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
   const n = ctx.n;
   const pieces = d.tool ? TOOL_ARGUMENT_PIECES : replyPieces(d);
   const usage = responsesUsage(usageOf(d, pieces.length));

@@ -513,7 +513,7 @@ export class RelayService {
       throw this.upstreamError(a, up.statusCode, text);
     }
     const contentType = String(up.headers['content-type'] ?? '');
-    const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || a.adapter.framing === 'ndjson');
+    const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || (a.adapter.framing === 'ndjson' && !contentType.includes('application/json')));
     if (isStream) return this.relayStream(ctx, a, up, res, signal);
     if (!contentType.includes('json')) return this.relayBinary(ctx, a, up, res);
     return this.relayJson(ctx, a, up, res);

@@ -36,21 +36,25 @@ export function createEventDecoder(framing: StreamFraming, onEvent: (e: SseEvent
     };
   }
   if (framing === 'aws-eventstream') {
+    // Network reads do not follow frame boundaries: cut whole frames (the first 4 bytes of each are
+    // its total length, big-endian) before decoding them one by one.
     const codec = new EventStreamCodec(toUtf8, fromUtf8);
-    const drain = () => {
-      for (const msg of codec.getAvailableMessages().getMessages()) {
-        const type = msg.headers[':event-type']?.value ?? msg.headers[':exception-type']?.value;
-        onEvent({ event: typeof type === 'string' ? type : undefined, data: toUtf8(msg.body) });
-      }
-    };
+    let pending = Buffer.alloc(0);
     return {
       feed: (chunk) => {
-        codec.feed(chunk);
-        drain();
+        pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk);
+        while (pending.length >= 4) {
+          const total = pending.readUInt32BE(0);
+          if (total < 16) throw new Error('malformed event-stream frame');
+          if (pending.length < total) break;
+          const msg = codec.decode(pending.subarray(0, total));
+          pending = pending.subarray(total);
+          const type = msg.headers[':event-type']?.value ?? msg.headers[':exception-type']?.value;
+          onEvent({ event: typeof type === 'string' ? type : undefined, data: toUtf8(msg.body) });
+        }
       },
       end: () => {
-        codec.endOfStream();
-        drain();
+        if (pending.length) throw new Error('event stream ended inside a frame');
       },
     };
   }

@@ -56,9 +56,9 @@ export function createBedrockAdapter(clock: () => number = Date.now): ProviderAd
       const credentials = parseBedrockKey(req.channel.key, req.channel.other);
       const modelId = bedrockModelId(req.model, credentials.region);
       const action = req.stream ? 'invoke-with-response-stream' : 'invoke';
-      const url =
-        `https://bedrock-runtime.${credentials.region}.amazonaws.com` +
-        `/model/${awsUriEncode(modelId)}/${action}`;
+      // A channel base URL (a VPC endpoint, a regional proxy) wins over the public regional host.
+      const origin = req.channel.baseUrl || `https://bedrock-runtime.${credentials.region}.amazonaws.com`;
+      const url = `${origin}/model/${awsUriEncode(modelId)}/${action}`;
       const body = bedrockBody(req);
       const headers = {
         'content-type': 'application/json',

@@ -34,7 +34,7 @@ function bearer(req: AdapterRequest): string {
 
 function modelsUrl(channel: ChannelTarget, model: string, publisher: 'anthropic' | 'google'): string {
   const { projectId } = parseServiceAccount(channel.key);
-  return vertexModelsUrl(vertexRegion(channel.other, model), projectId, publisher);
+  return vertexModelsUrl(vertexRegion(channel.other, model), projectId, publisher, channel.baseUrl);
 }
 
 const credentials = (channel: ChannelTarget, nowSeconds: number) => vertexCredentials(channel, nowSeconds);

@@ -21,7 +21,9 @@ export function vertexModelsUrl(
   region: string,
   projectId: string,
   publisher: 'anthropic' | 'google',
+  baseUrl = '',
 ): string {
-  const host = region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`;
-  return `https://${host}/v1/projects/${projectId}/locations/${region}/publishers/${publisher}/models/`;
+  // A channel base URL (a private endpoint, a proxy) wins over the public host of the region.
+  const origin = baseUrl || `https://${region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`}`;
+  return `${origin}/v1/projects/${projectId}/locations/${region}/publishers/${publisher}/models/`;
 }
