@@ -547,7 +547,10 @@ export class RelayService {
     const out = this.toClientFormat(ctx, a, json);
     const reported = usageOf(a.adapter.format === 'openai' && ctx.req.mode === 'responses' ? 'responses' : a.adapter.format, json);
     const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : this.estimateUsage(ctx, out);
-    this.writeJson(res, ctx.req, 200, out);
+    // An answer that needs no change (same format, same model name) goes out as the upstream's bytes.
+    const untouched = !a.adapter.convertResponse && (out === json || (out.model === json.model && sameShape(out, json)));
+    if (untouched) this.writeText(res, 200, text);
+    else this.writeJson(res, ctx.req, 200, out);
     return { usage, delivered: true, firstTokenMs: 0, extra: {} };
   }
 
@@ -874,13 +877,22 @@ export class RelayService {
   }
 
   private writeJson(res: ServerResponse, _req: InboundRequest, status: number, body: unknown): void {
+    this.writeText(res, status, JSON.stringify(body));
+  }
+
+  private writeText(res: ServerResponse, status: number, text: string): void {
     if (res.destroyed || res.writableEnded) return;
-    const text = JSON.stringify(body);
     res.statusCode = status;
     res.setHeader('content-type', 'application/json; charset=utf-8');
     res.setHeader('content-length', Buffer.byteLength(text));
     res.end(text);
   }
+}
+
+/** `out` is `json` with only its model name re-set (to the same value). */
+function sameShape(out: JsonObject, json: JsonObject): boolean {
+  const a = Object.keys(out);
+  return a.length === Object.keys(json).length && a.every((k) => k === 'model' || out[k] === json[k]);
 }
 
 function isSystem(m: unknown): boolean {
