@@ -254,6 +254,31 @@ describe('relay limits', () => {
     }
   });
 
+  it('applies ModelRequestRateLimitGroup to the users of a group instead of the global counts', async () => {
+    const vipUser = await makeUser(t, root);
+    const r = await root.put('/api/user/', { id: vipUser.userId, group: 'vip' });
+    expect(r.body.success).toBe(true);
+    await setQuota(t, vipUser.userId!, 1_000_000);
+    const vipKey = (await makeToken(t, vipUser.userId!)).key;
+    const plain = await makeUser(t, root);
+    await setQuota(t, plain.userId!, 1_000_000);
+    const plainKey = (await makeToken(t, plain.userId!)).key;
+    const bad = await root.put('/api/option/', { key: 'ModelRequestRateLimitGroup', value: '{"vip": [2]}' });
+    expect(bad.body.success).toBe(false);
+    await putOption(root, 'ModelRequestRateLimitGroup', JSON.stringify({ vip: [2, 0] }));
+    await putOption(root, 'ModelRequestRateLimitCount', 0);
+    await putOption(root, 'ModelRequestRateLimitEnabled', true);
+    try {
+      expect((await chat(vipKey)).status).toBe(200);
+      expect((await chat(vipKey)).status).toBe(200);
+      expect((await chat(vipKey)).status).toBe(429);
+      for (let i = 0; i < 4; i++) expect((await chat(plainKey)).status).toBe(200);
+    } finally {
+      await putOption(root, 'ModelRequestRateLimitEnabled', false);
+      await putOption(root, 'ModelRequestRateLimitGroup', '{}');
+    }
+  });
+
   it('refuses a prompt with a sensitive word (400) when prompt checking is on', async () => {
     await putOption(root, 'SensitiveWords', 'forbiddenword\nanother one');
     await putOption(root, 'CheckSensitiveEnabled', true);

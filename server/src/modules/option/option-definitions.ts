@@ -120,6 +120,16 @@ const groupGroupRatio = (v: unknown): OptionProblem | null => {
   return null;
 };
 
+/** ModelRequestRateLimitGroup: {"group": [total count, successful count]}, 0 = unlimited. */
+const rateLimitGroups = (v: unknown): OptionProblem | null => {
+  if (!isPlainObject(v)) return problem('expected {"group": [total count, successful count]}');
+  for (const [group, pair] of Object.entries(v)) {
+    if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 1e9))
+      return problem(`"${group}" must be [total count, successful count], whole numbers ≥ 0`);
+  }
+  return null;
+};
+
 const chats = (v: unknown): OptionProblem | null => {
   if (!Array.isArray(v)) return problem('expected a JSON list of {"name": "url"}');
   for (const item of v) {
@@ -296,6 +306,7 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   int('ModelRequestRateLimitCount', 0, -1, 1e9),
   int('ModelRequestRateLimitSuccessCount', 1000, 1, 1e9),
   int('ModelRequestRateLimitDurationMinutes', 1, 0, 1440),
+  json('ModelRequestRateLimitGroup', {}, rateLimitGroups),
   int('StreamCacheQueueLength', 0, 0, 100000),
   // models tab
   json('gemini.safety_settings', {}, objectAny),

@@ -19,7 +19,8 @@ return 0`;
 
 /**
  * ModelRequestRateLimit*: per user, at most Count requests (all) and SuccessCount successful requests
- * per DurationMinutes (≤ 0 = unlimited). Sliding windows: in Redis (shared by every node) when
+ * per DurationMinutes (≤ 0 = unlimited); ModelRequestRateLimitGroup {"group": [total, successful]} sets other
+ * counts for the users of a group. Sliding windows: in Redis (shared by every node) when
  * REDIS_CONN_STRING is set, in memory otherwise.
  */
 @Injectable()
@@ -37,13 +38,15 @@ export class RateLimitService {
     this.prefix = `${config.redisPrefix}:rl`;
   }
 
-  private limits() {
+  /** The limits of `group`: ModelRequestRateLimitGroup overrides the global counts for its groups. */
+  private limits(group = '') {
     const minutes = Math.max(1, this.options.num('ModelRequestRateLimitDurationMinutes'));
+    const override = (this.options.json<Record<string, [number, number]>>('ModelRequestRateLimitGroup') ?? {})[group];
     return {
       minutes,
       windowMs: minutes * 60_000,
-      maxTotal: this.options.num('ModelRequestRateLimitCount'),
-      maxOk: this.options.num('ModelRequestRateLimitSuccessCount'),
+      maxTotal: override ? override[0] : this.options.num('ModelRequestRateLimitCount'),
+      maxOk: override ? override[1] : this.options.num('ModelRequestRateLimitSuccessCount'),
     };
   }
 
@@ -57,9 +60,9 @@ export class RateLimitService {
   }
 
   /** Refuses with 429 when a limit is reached; counts the request otherwise. */
-  async check(userId: number): Promise<void> {
+  async check(userId: number, group: string): Promise<void> {
     if (!this.options.bool('ModelRequestRateLimitEnabled')) return;
-    const { minutes, windowMs, maxTotal, maxOk } = this.limits();
+    const { minutes, windowMs, maxTotal, maxOk } = this.limits(group);
     const now = Date.now();
     const client = this.redis.client;
     let verdict = -1;

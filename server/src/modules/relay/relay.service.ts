@@ -197,7 +197,7 @@ export class RelayService {
       const word = this.sensitiveWord(promptText(req.format === 'openai' ? req.body : this.hubBody(req, model, stream)).text);
       if (word) throw relayFail(400, 'relay_sensitive', { word }, 'sensitive_words_detected');
     }
-    await this.limits.check(user.id);
+    await this.limits.check(user.id, user.group);
 
     return {
       req,
