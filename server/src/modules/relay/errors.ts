@@ -68,10 +68,16 @@ export function errorBody(format: WireFormat, status: number, message: string, c
   }
 }
 
-/** Strips URLs and key-looking strings from upstream text before it reaches a client. */
+/**
+ * Strips URLs, bearer credentials and key-looking strings from upstream text before it reaches a
+ * client (the one scrubber: adapters use it for the messages they extract too).
+ */
 export function sanitizeUpstreamText(text: string): string {
   return text
     .replace(/https?:\/\/[^\s"'<>]+/g, '[url]')
-    .replace(/\b(sk-[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_-]{20,}|[A-Za-z0-9_-]{32,})\b/g, '[redacted]')
+    .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [key]')
+    .replace(/\b(?:sk|ak|rk|pk)-[A-Za-z0-9_*-]{6,}/g, '[key]')
+    .replace(/\bAIza[A-Za-z0-9_-]{10,}/g, '[key]')
+    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[redacted]')
     .slice(0, 1000);
 }

@@ -1,25 +1,24 @@
 import { countTokens } from 'gpt-tokenizer';
 import type { JsonObject, UsageCounts } from './types';
 import { emptyUsage } from './types';
+import { asObject } from './formats/json';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** OpenAI chat/completions/embeddings usage, or Responses usage (input_tokens/output_tokens). */
 export function openaiUsage(raw: unknown): UsageCounts | null {
-  const u = obj(raw);
+  const u = asObject(raw);
   if (!Object.keys(u).length) return null;
   const out = emptyUsage();
   if ('input_tokens' in u || 'output_tokens' in u) {
     out.prompt_tokens = num(u.input_tokens);
     out.completion_tokens = num(u.output_tokens);
-    out.cached_tokens = num(obj(u.input_tokens_details).cached_tokens);
-    out.reasoning_tokens = num(obj(u.output_tokens_details).reasoning_tokens);
+    out.cached_tokens = num(asObject(u.input_tokens_details).cached_tokens);
+    out.reasoning_tokens = num(asObject(u.output_tokens_details).reasoning_tokens);
     return out;
   }
-  const pd = obj(u.prompt_tokens_details);
-  const cd = obj(u.completion_tokens_details);
+  const pd = asObject(u.prompt_tokens_details);
+  const cd = asObject(u.completion_tokens_details);
   out.prompt_tokens = num(u.prompt_tokens);
   out.completion_tokens = num(u.completion_tokens);
   out.cached_tokens = num(pd.cached_tokens);
@@ -47,7 +46,7 @@ function contentText(content: unknown, acc: { text: string; images: number }): v
   if (typeof content === 'string') acc.text += content + '\n';
   else if (Array.isArray(content))
     for (const part of content) {
-      const p = obj(part);
+      const p = asObject(part);
       if (typeof p.text === 'string') acc.text += p.text + '\n';
       else if (p.type === 'image_url' || p.type === 'input_image' || p.type === 'image') acc.images++;
     }
@@ -60,7 +59,7 @@ export function promptText(body: JsonObject): { text: string; images: number; me
   if (Array.isArray(body.messages))
     for (const m of body.messages) {
       messages++;
-      const msg = obj(m);
+      const msg = asObject(m);
       contentText(msg.content, acc);
       if (Array.isArray(msg.tool_calls)) acc.text += JSON.stringify(msg.tool_calls);
     }
@@ -70,7 +69,7 @@ export function promptText(body: JsonObject): { text: string; images: number; me
     else if (Array.isArray(v))
       for (const item of v) {
         if (typeof item === 'string') acc.text += item + '\n';
-        else contentText(obj(item).content ?? obj(item).text, acc);
+        else contentText(asObject(item).content ?? asObject(item).text, acc);
       }
   }
   if (Array.isArray(body.documents)) for (const d of body.documents) acc.text += (typeof d === 'string' ? d : JSON.stringify(d)) + '\n';

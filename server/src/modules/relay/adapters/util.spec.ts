@@ -1,8 +1,8 @@
+import { sanitizeUpstreamText } from '../errors';
 import {
   joinUrl,
   normalizeRerank,
   parseDataUrl,
-  scrubSecrets,
   stopList,
   textOf,
   upstreamErrorMessage,
@@ -28,7 +28,7 @@ describe('upstreamErrorMessage', () => {
 
   it('falls back to the text, cut to 500 characters, or to the status', () => {
     expect(upstreamErrorMessage(502, '<html>Bad gateway</html>')).toBe('<html>Bad gateway</html>');
-    expect(upstreamErrorMessage(500, 'x'.repeat(800))).toHaveLength(501);
+    expect(upstreamErrorMessage(500, 'upstream failure '.repeat(50))).toHaveLength(501);
     expect(upstreamErrorMessage(503, '  ')).toBe('upstream answered HTTP 503');
   });
 
@@ -36,7 +36,7 @@ describe('upstreamErrorMessage', () => {
     const body =
       '{"error":{"message":"Incorrect API key provided: sk-proj-abc123def456. See https://x.test/keys."}}';
     expect(upstreamErrorMessage(401, body)).toBe('Incorrect API key provided: [key]. See [url]');
-    expect(scrubSecrets('key AIzaSyA1234567890abcdef and Bearer abc.def')).toBe('key [key] and Bearer [key]');
+    expect(sanitizeUpstreamText('key AIzaSyA1234567890abcdef and Bearer abc.def')).toBe('key [key] and Bearer [key]');
   });
 });
 

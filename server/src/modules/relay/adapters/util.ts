@@ -3,6 +3,7 @@
  * text extraction and builders of OpenAI chat-completion chunks for adapters that convert a private
  * format to the hub themselves. Everything here is pure.
  */
+import { sanitizeUpstreamText } from '../errors';
 import type { Json, JsonObject, RelayMode, SseEvent } from '../types';
 
 /** A parsed JSON object whose fields have not been checked yet. */
@@ -97,15 +98,6 @@ export function stopList(stop: unknown): string[] | undefined {
 
 const MAX_ERROR_LENGTH = 500;
 
-/** Drops URLs and key-looking tokens that upstream messages sometimes echo back. */
-export function scrubSecrets(text: string): string {
-  return text
-    .replace(/https?:\/\/[^\s"'<>]+/g, '[url]')
-    .replace(/\b(?:sk|ak|rk|pk)-[A-Za-z0-9_*-]{6,}/g, '[key]')
-    .replace(/\bAIza[A-Za-z0-9_-]{10,}/g, '[key]')
-    .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [key]');
-}
-
 function truncate(text: string): string {
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
 }
@@ -133,7 +125,7 @@ function messageOfJson(body: unknown): string | undefined {
 export function upstreamErrorMessage(status: number, body: string): string {
   const trimmed = body.trim();
   const message = messageOfJson(parseJson(trimmed)) ?? trimmed;
-  return message === '' ? `upstream answered HTTP ${status}` : truncate(scrubSecrets(message));
+  return message === '' ? `upstream answered HTTP ${status}` : truncate(sanitizeUpstreamText(message));
 }
 
 // ---- OpenAI chunks for private-format stream converters ----

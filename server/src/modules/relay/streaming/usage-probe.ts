@@ -2,9 +2,8 @@ import { anthropicUsage } from '../formats/anthropic';
 import { geminiUsage } from '../formats/gemini';
 import type { UsageCounts, WireFormat } from '../types';
 import { openaiUsage, textTokens } from '../usage';
+import { asObject } from '../formats/json';
 
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 const BATCH = 4096;
 
@@ -24,45 +23,45 @@ export class UsageProbe {
   constructor(private readonly format: WireFormat) {}
 
   observe(event: string | undefined, data: unknown): void {
-    const d = obj(data);
+    const d = asObject(data);
     switch (this.format) {
       case 'anthropic':
         return this.anthropic(event ?? (typeof d.type === 'string' ? d.type : ''), d);
       case 'gemini':
         if (d.usageMetadata) this.reported = geminiUsage(d.usageMetadata);
         for (const c of Array.isArray(d.candidates) ? d.candidates : [])
-          for (const p of Array.isArray(obj(obj(c).content).parts) ? (obj(obj(c).content).parts as unknown[]) : [])
-            this.text(obj(p).text ?? (obj(p).functionCall ? JSON.stringify(obj(p).functionCall) : ''));
+          for (const p of Array.isArray(asObject(asObject(c).content).parts) ? (asObject(asObject(c).content).parts as unknown[]) : [])
+            this.text(asObject(p).text ?? (asObject(p).functionCall ? JSON.stringify(asObject(p).functionCall) : ''));
         return;
       case 'responses': {
         const type = typeof d.type === 'string' ? d.type : (event ?? '');
         if (type === 'response.completed' || type === 'response.incomplete')
-          this.reported = openaiUsage(obj(d.response).usage) ?? this.reported;
+          this.reported = openaiUsage(asObject(d.response).usage) ?? this.reported;
         else if (type.endsWith('.delta')) this.text(d.delta);
         return;
       }
       default: {
         if (d.usage) this.reported = openaiUsage(d.usage) ?? this.reported;
         for (const c of Array.isArray(d.choices) ? d.choices : []) {
-          const delta = obj(obj(c).delta);
+          const delta = asObject(asObject(c).delta);
           this.text(delta.content);
           this.text(delta.reasoning_content);
           if (Array.isArray(delta.tool_calls))
-            for (const t of delta.tool_calls) this.text(obj(obj(t).function).arguments ?? obj(obj(t).function).name);
-          this.text(obj(c).text);
+            for (const t of delta.tool_calls) this.text(asObject(asObject(t).function).arguments ?? asObject(asObject(t).function).name);
+          this.text(asObject(c).text);
         }
       }
     }
   }
 
   private anthropic(type: string, d: Record<string, unknown>): void {
-    if (type === 'message_start') this.anthropicInput = anthropicUsage(obj(d.message).usage);
+    if (type === 'message_start') this.anthropicInput = anthropicUsage(asObject(d.message).usage);
     else if (type === 'message_delta' && d.usage) {
-      const out = anthropicUsage({ ...obj(obj(d.message).usage), ...obj(d.usage) });
+      const out = anthropicUsage({ ...asObject(asObject(d.message).usage), ...asObject(d.usage) });
       const input = this.anthropicInput;
       this.reported = input && !out.prompt_tokens ? { ...out, prompt_tokens: input.prompt_tokens, cached_tokens: input.cached_tokens, cache_creation_tokens: input.cache_creation_tokens } : out;
     } else if (type === 'content_block_delta') {
-      const delta = obj(d.delta);
+      const delta = asObject(d.delta);
       this.text(delta.text ?? delta.thinking ?? delta.partial_json);
     }
   }

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChannelTarget, CredentialExchange } from '../../types';
-import { asObj, joinUrl, num, scrubSecrets, str } from '../util';
+import { asObj, joinUrl, num, str } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 
 export function parseBaiduKey(key: string): { apiKey: string; secretKey: string } {
   const [apiKey = '', secretKey = '', ...rest] = key.trim().split('|');
@@ -20,7 +21,7 @@ function parseToken(body: unknown): { token: string; expiresInSeconds: number } 
   const token = str(answer.access_token);
   if (!token) {
     const reason = str(answer.error_description) ?? str(answer.error) ?? 'no access_token in the answer';
-    throw new Error(`Baidu token exchange failed: ${scrubSecrets(reason)}`);
+    throw new Error(`Baidu token exchange failed: ${sanitizeUpstreamText(reason)}`);
   }
   return { token, expiresInSeconds: num(answer.expires_in) ?? 2_592_000 };
 }

@@ -3,7 +3,8 @@
  * the code (token invalid/expired 401, no permission 403, limits 429, request errors 400).
  */
 import { RelayError } from '../../errors';
-import { isObj, num, scrubSecrets, str } from '../util';
+import { isObj, num, str } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 
 const RATE_LIMITS = new Set([4, 17, 18, 19, 336501, 336502]);
 
@@ -21,7 +22,7 @@ export function baiduError(code: number, message: string): RelayError {
     status,
     null,
     {},
-    scrubSecrets(message || `Baidu error ${code}`),
+    sanitizeUpstreamText(message || `Baidu error ${code}`),
     String(code),
     status !== 400,
   );

@@ -6,7 +6,8 @@
  * become an Anthropic `error` event, as Anthropic itself reports errors met mid-stream.
  */
 import type { SseEvent, StreamConverter } from '../../types';
-import { isObj, parseJson, scrubSecrets, str } from '../util';
+import { isObj, parseJson, str } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 
 /** Bedrock exception names → Anthropic error types. */
 const ERROR_TYPES: Record<string, string> = {
@@ -21,7 +22,7 @@ const ERROR_TYPES: Record<string, string> = {
 export function anthropicErrorEvent(type: string, message: string): SseEvent {
   return {
     event: 'error',
-    data: JSON.stringify({ type: 'error', error: { type, message: scrubSecrets(message) } }),
+    data: JSON.stringify({ type: 'error', error: { type, message: sanitizeUpstreamText(message) } }),
   };
 }
 

@@ -2,8 +2,7 @@
  * Spark answer frames with header.code != 0 become RelayErrors: content audit and request errors 400,
  * authorization 403, quota and rate limits 429, the rest 500.
  */
-import { RelayError } from '../../errors';
-import { scrubSecrets } from '../util';
+import { RelayError, sanitizeUpstreamText } from '../../errors';
 
 const BAD_REQUEST = new Set([10013, 10014, 10019, 10163, 10907]);
 const LIMITS = new Set([11201, 11202, 11203, 10007]);
@@ -21,7 +20,7 @@ export function sparkError(code: number, message: string): RelayError {
     status,
     null,
     {},
-    scrubSecrets(message || `Spark error ${code}`),
+    sanitizeUpstreamText(message || `Spark error ${code}`),
     String(code),
     status !== 400,
   );

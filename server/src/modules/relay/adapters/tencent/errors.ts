@@ -4,7 +4,8 @@
  * 403, limits 429, parameter errors 400).
  */
 import { RelayError } from '../../errors';
-import { asObj, isObj, parseJson, scrubSecrets, str, upstreamErrorMessage } from '../util';
+import { asObj, isObj, parseJson, str, upstreamErrorMessage } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 
 function statusOf(code: string): number {
   if (code.startsWith('AuthFailure')) return 401;
@@ -22,7 +23,7 @@ function statusOf(code: string): number {
 
 export function tencentError(code: string, message: string): RelayError {
   const status = statusOf(code);
-  return new RelayError(status, null, {}, scrubSecrets(message || code), code, status !== 400);
+  return new RelayError(status, null, {}, sanitizeUpstreamText(message || code), code, status !== 400);
 }
 
 /** The error of a {Response: {Error}} body (or of a bare {Error} stream event), if it is one. */

@@ -3,7 +3,8 @@
  * the answer {access_token, expires_in} is cached by relay.service under "vertex:<client_email>".
  */
 import type { ChannelTarget, CredentialExchange } from '../../types';
-import { isObj, num, scrubSecrets, str } from '../util';
+import { isObj, num, str } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 import { parseServiceAccount, serviceAccountJwt } from './service-account';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -13,7 +14,7 @@ function parseToken(body: unknown): { token: string; expiresInSeconds: number } 
   const token = str(answer.access_token);
   if (!token) {
     const reason = str(answer.error_description) ?? str(answer.error) ?? 'no access_token in the answer';
-    throw new Error(`Google token exchange failed: ${scrubSecrets(reason)}`);
+    throw new Error(`Google token exchange failed: ${sanitizeUpstreamText(reason)}`);
   }
   return { token, expiresInSeconds: num(answer.expires_in) ?? 3600 };
 }

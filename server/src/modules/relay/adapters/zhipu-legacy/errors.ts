@@ -3,7 +3,8 @@
  * status matching the failure (authentication 401, arrears 403, rate limits 429, content 400).
  */
 import { RelayError } from '../../errors';
-import { isObj, num, scrubSecrets, str } from '../util';
+import { isObj, num, str } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 
 function statusOf(code: number): number {
   if (code >= 1000 && code <= 1004) return 401;
@@ -20,7 +21,7 @@ export function zhipuError(code: number, message: string): RelayError {
     status,
     null,
     {},
-    scrubSecrets(message || `Zhipu error ${code}`),
+    sanitizeUpstreamText(message || `Zhipu error ${code}`),
     String(code),
     retryable,
   );

@@ -22,11 +22,11 @@ import {
   isObj,
   num,
   parseJson,
-  scrubSecrets,
   str,
   usageChunk,
   type ChunkMeta,
 } from '../util';
+import { sanitizeUpstreamText } from '../../errors';
 import { zhipuUsage } from './response';
 
 class ZhipuStream implements StreamConverter<SseEvent, SseEvent> {
@@ -78,7 +78,7 @@ class ZhipuStream implements StreamConverter<SseEvent, SseEvent> {
     this.dataLines++;
     if (this.event === 'error') {
       this.finished = true;
-      return [errorChunk(scrubSecrets(value || 'Zhipu stream error'))];
+      return [errorChunk(sanitizeUpstreamText(value || 'Zhipu stream error'))];
     }
     if (this.event === 'interrupted') return this.finish('content_filter', undefined);
     if (text === '' || this.finished) return [];
@@ -103,7 +103,7 @@ class ZhipuStream implements StreamConverter<SseEvent, SseEvent> {
     const code = num(body.code);
     if (code === undefined || code === 200) return [];
     this.finished = true;
-    return [errorChunk(scrubSecrets(str(body.msg) ?? `Zhipu error ${code}`), String(code))];
+    return [errorChunk(sanitizeUpstreamText(str(body.msg) ?? `Zhipu error ${code}`), String(code))];
   }
 }
 

@@ -1,49 +1,9 @@
-/**
- * Small narrowing helpers for loosely typed JSON bodies. Bodies come from JSON.parse, so an object
- * that is not an array is a JsonObject and an array is a Json[].
- */
+/** The shared narrowing helpers, plus Gemini's camelCase/snake_case field lookup. */
 import type { Json, JsonObject } from '../../types';
 
-/**
- * A JSON object whose values are all defined: what the converters build. It is assignable both to
- * JsonObject and to Json, so built objects nest freely.
- */
-export type JsonMap = { [key: string]: Json };
+import { asObject, isObject, JsonMap, objects, parseJson, str } from '../json';
 
-export function isObject(value: unknown): value is JsonMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function isArray(value: unknown): value is Json[] {
-  return Array.isArray(value);
-}
-
-/** The object itself, or an empty object for anything else. */
-export function asObject(value: unknown): JsonMap {
-  return isObject(value) ? value : {};
-}
-
-/** The objects of an array (non-objects skipped), or [] when `value` is not an array. */
-export function objects(value: unknown): JsonMap[] {
-  return isArray(value) ? value.filter(isObject) : [];
-}
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** JSON.parse that never throws. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+export * from '../json';
 
 /**
  * A Gemini field by its camelCase name, falling back to the snake_case spelling (the REST API

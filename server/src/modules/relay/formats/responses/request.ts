@@ -6,7 +6,7 @@
  * chat. Reasoning items in the input are dropped (chat has no way to replay them).
  */
 import type { Json, JsonObject } from '../../types';
-import { asObject, contentText, isArray, num, objects, str, type JsonMap } from './json';
+import { asObject, contentText, isArray, num, objects, str, type JsonMap } from '../json';
 
 /** Fields with the same name and meaning in both formats. */
 const SHARED_FIELDS = [

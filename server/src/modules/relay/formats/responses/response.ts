@@ -2,7 +2,7 @@
  * Responses API response object ⇄ OpenAI chat.completion.
  */
 import type { Json, JsonObject } from '../../types';
-import { asObject, num, objects, str, type JsonMap } from './json';
+import { asObject, num, objects, str, type JsonMap } from '../json';
 import { openAIUsageToResponses, responsesUsageToOpenAI } from './usage';
 
 /** The part of an id after its first "-" or "_" prefix (chatcmpl-abc → abc, resp_abc → abc). */

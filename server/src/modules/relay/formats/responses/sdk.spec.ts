@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import type { JsonMap } from './json';
+import type { JsonMap } from '../json';
 import type { JsonObject } from '../../types';
 import { OpenAIToResponsesStream, openAIToResponsesResponse, responsesToOpenAIRequest } from './index';
 

@@ -1,4 +1,4 @@
-import type { JsonMap } from './json';
+import type { JsonMap } from '../json';
 import type { JsonObject, SseEvent } from '../../types';
 import { OpenAIToResponsesStream, ResponsesToOpenAIStream } from './index';
 

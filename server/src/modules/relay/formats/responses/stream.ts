@@ -2,7 +2,7 @@
  * Responses API streaming events ⇄ OpenAI chat completion chunks.
  */
 import type { JsonObject, SseEvent, StreamConverter } from '../../types';
-import { asObject, isObject, num, objects, parseJson, str, type JsonMap } from './json';
+import { asObject, isObject, num, objects, parseJson, str, type JsonMap } from '../json';
 import {
   chatFinishReason,
   functionCallItem,

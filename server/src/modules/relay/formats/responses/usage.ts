@@ -3,7 +3,7 @@
  * cached tokens inside the input and reasoning tokens inside the output.
  */
 import type { UsageCounts } from '../../types';
-import { asObject, isObject, num, type JsonMap } from './json';
+import { asObject, isObject, num, type JsonMap } from '../json';
 
 export function responsesUsage(usage: unknown): UsageCounts {
   const u = asObject(usage);

@@ -2,7 +2,7 @@
  * Small narrowing helpers for loosely typed JSON bodies. Bodies come from JSON.parse, so an object
  * that is not an array is a JsonObject and an array is a Json[].
  */
-import type { Json } from '../../types';
+import type { Json } from '../types';
 
 /**
  * A JSON object whose values are all defined: what the converters build. It is assignable both to
