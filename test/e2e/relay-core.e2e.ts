@@ -43,7 +43,7 @@ describe('relay', () => {
     const logs = await logsOf(t, user.userId!);
     const log = logs.at(-1)!;
     expect(log).toMatchObject({ type: 2, quota: 38, prompt_tokens: 10, completion_tokens: 5, model_name: 'gpt-4o', is_stream: false });
-    expect(log.other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1 });
+    expect(log.other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, client_type: 'openai-node' });
     expect(await quotaOf(t, user.userId!)).toBe(before - 38);
   });
 
@@ -99,7 +99,7 @@ describe('relay', () => {
     const log = (await logsOf(t, user.userId!)).at(-1)!;
     // claude-sonnet-4: ratio 1.5, completion 5, cache read 0.1, cache write 1.25
     expect(log.quota).toBe(Math.round((100 + 1000 * 0.1 + 200 * 1.25 + 10 * 5) * 1.5));
-    expect(log.other).toMatchObject({ cache_tokens: 1000, cache_creation_tokens: 200, claude: true });
+    expect(log.other).toMatchObject({ cache_tokens: 1000, cache_creation_tokens: 200, claude: true, client_type: 'anthropic' });
   });
 
   it('serves OpenAI clients from a Gemini channel, streaming', async () => {
@@ -128,6 +128,40 @@ describe('relay', () => {
     expect(r4.status).toBe(400);
     await settle(t);
     expect(await quotaOf(t, user.userId!)).toBe(before);
+  });
+
+  it('answers ugly bodies with 400/413 in OpenAI format, never reaching the upstream or the balance', async () => {
+    await settle(t);
+    const before = await quotaOf(t, user.userId!);
+    const calls = mock.requests.length;
+    const post = (body: string | object) =>
+      request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).set('content-type', 'application/json').send(body);
+    for (const body of [
+      '[1, 2]',
+      '"text"',
+      '',
+      { model: 'gpt-4o', stream: 'yes', messages: [] },
+      { model: 'gpt-4o', max_tokens: -1, messages: [] },
+      { model: 'gpt-4o', n: '2', messages: [] },
+      { model: 42, messages: [] },
+      '{"model":"gpt-4o","max_tokens":1e400,"messages":[]}',
+    ]) {
+      const res = await post(body);
+      expect([res.status, typeof res.body.error?.message]).toEqual([400, 'string']);
+    }
+    const huge = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .set('content-type', 'application/json')
+      .send(`{"model":"gpt-4o","messages":[{"role":"user","content":"${'a'.repeat(65 * 1024 * 1024)}"}]}`);
+    expect(huge.status).toBe(413);
+    expect(huge.body.error).toMatchObject({ type: 'invalid_request_error' });
+    expect(mock.requests.length).toBe(calls);
+    const unicode = await post({ model: 'gpt-4o', messages: [{ role: 'user', content: '你好 👋🏽 \u0000 ﷽' }] });
+    expect(unicode.status).toBe(200);
+    await settle(t);
+    const logs = await logsOf(t, user.userId!);
+    expect(await quotaOf(t, user.userId!)).toBe(before - logs.at(-1)!.quota);
   });
 
   it('forwards same-format bodies byte for byte when pass-through is on', async () => {

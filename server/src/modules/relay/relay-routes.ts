@@ -9,6 +9,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Token, User, UserStatus } from '../../database/entities';
 import { AuthGuard } from '../auth/auth.guard';
+import { UserCacheService } from '../user/user-cache.service';
 import { OptionService } from '../option/option.service';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -58,6 +59,7 @@ export class RelayRoutes {
     private readonly options: OptionService,
     private readonly guard: AuthGuard,
     @InjectDataSource() private readonly ds: DataSource,
+    private readonly users: UserCacheService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
@@ -71,23 +73,12 @@ export class RelayRoutes {
   readonly plugin = async (f: FastifyInstance): Promise<void> => {
     f.removeAllContentTypeParsers();
     f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) => done(null, body));
-    // The same routes through Fastify (used when the raw fast path is not installed, e.g. inject()).
-    const viaFastify = (req: FastifyRequest, reply: FastifyReply) => {
+    // /v1, /v1beta and /dashboard take the raw fast path (tryRaw); these two live under Fastify
+    // because they share prefixes with Nest routes (/api) or need the session cookie (/pg).
+    f.get('/api/usage/token', (req, reply) => {
       reply.hijack();
-      const path = req.url.split('?')[0].replace(/\/+$/, '') || '/';
-      void this.dispatch(this.callOf(req.raw, String(req.id), req.ip, Buffer.isBuffer(req.body) ? req.body : null), reply.raw, path);
-    };
-    for (const [path] of OPENAI_ROUTES) f.post(path, viaFastify);
-    f.post('/v1/engines/:model/embeddings', viaFastify);
-    f.post('/v1beta/models/*', viaFastify);
-    f.get('/v1/models', viaFastify);
-    f.get('/v1/models/:model', viaFastify);
-    f.get('/v1beta/models', viaFastify);
-    for (const prefix of ['/v1', ''] as const) {
-      f.get(`${prefix}/dashboard/billing/subscription`, viaFastify);
-      f.get(`${prefix}/dashboard/billing/usage`, viaFastify);
-    }
-    f.get('/api/usage/token', viaFastify);
+      void this.dispatch(this.callOf(req.raw, String(req.id), req.ip, null), reply.raw, '/api/usage/token');
+    });
     f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
   };
 
@@ -307,8 +298,8 @@ export class RelayRoutes {
     let names: string[];
     try {
       const { token } = await this.relay.authenticate(inbound);
-      const user = await this.ds.getRepository(User).findOne({ where: { id: token.userId }, select: { id: true, group: true, status: true } });
-      if (!user || user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
+      const user = await this.users.get(token.userId);
+      if (!user || user.deleted || user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
       if (token.modelLimits) names = [...token.modelLimits];
       else {
         const group = token.group || user.group;

@@ -49,8 +49,6 @@ interface Attempt {
 
 interface Outcome {
   usage: UsageCounts;
-  /** An answer was delivered (a cut stream still counts: billing uses what was delivered). */
-  delivered: boolean;
   firstTokenMs: number;
   extra: Record<string, unknown>;
 }
@@ -97,7 +95,7 @@ export class RelayService {
       key = key.slice(0, dash);
     }
     if (key.length < 16 || key.length > 128) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    const token = await this.cache.token(this.tokenHash(key));
+    const token = await this.cache.token(this.cache.hashKey(key));
     if (!token) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
     if (token.status === TokenStatus.Disabled) throw relayFail(401, 'relay_token_disabled', {}, 'token_disabled');
     const now = Math.floor(Date.now() / 1000);
@@ -111,10 +109,6 @@ export class RelayService {
     }
     if (!ipAllowed(token.allowIps, req.ip)) throw relayFail(403, 'relay_ip_not_allowed', {}, 'ip_not_allowed');
     return { token, pinned };
-  }
-
-  tokenHash(key: string): string {
-    return this.cache.hashKey(key);
   }
 
   private priceTables(): PriceTables {
@@ -551,7 +545,7 @@ export class RelayService {
     const untouched = !a.adapter.convertResponse && (out === json || (out.model === json.model && sameShape(out, json)));
     if (untouched) this.writeText(res, 200, text);
     else this.writeJson(res, ctx.req, 200, out);
-    return { usage, delivered: true, firstTokenMs: 0, extra: {} };
+    return { usage, firstTokenMs: 0, extra: {} };
   }
 
   /** Converts a complete answer from the channel's format to the caller's. */
@@ -582,11 +576,9 @@ export class RelayService {
     res.statusCode = 200;
     const ct = up.headers['content-type'];
     if (ct) res.setHeader('content-type', ct);
-    let bytes = 0;
     let text = '';
     for await (const chunk of up.body) {
       const b = chunk as Buffer;
-      bytes += b.length;
       if (ctx.req.mode !== 'speech' && text.length < 1_000_000) text += b.toString('utf8');
       if (!res.write(b)) await waitDrain(res);
     }
@@ -595,7 +587,7 @@ export class RelayService {
     // Speech is billed by its input text; a plain-text transcript by its tokens.
     u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '') : ctx.prompt();
     u.completion_tokens = ctx.req.mode === 'speech' ? 0 : textTokens(text);
-    return { usage: u, delivered: bytes > 0, firstTokenMs: 0, extra: {} };
+    return { usage: u, firstTokenMs: 0, extra: {} };
   }
 
   private async relayStream(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, signal: AbortSignal): Promise<Outcome> {
@@ -767,7 +759,7 @@ export class RelayService {
       usage.prompt_tokens = usage.prompt_tokens || ctx.prompt();
       usage.completion_tokens = counted;
     }
-    return { usage, delivered: true, firstTokenMs: probe.firstTokenAt ? probe.firstTokenAt - ctx.startedAt : 0, extra: {} };
+    return { usage, firstTokenMs: probe.firstTokenAt ? probe.firstTokenAt - ctx.startedAt : 0, extra: {} };
   }
 
   // ---------------------------------------------------------------- settlement and logs
@@ -813,6 +805,7 @@ export class RelayService {
     const other = {
       ...extra,
       group: ctx.group,
+      client_type: clientType(ctx.req.userAgent),
       model_ratio: p.modelRatio,
       model_price: p.modelPrice,
       completion_ratio: p.completionRatio,
@@ -893,6 +886,15 @@ export class RelayService {
 function sameShape(out: JsonObject, json: JsonObject): boolean {
   const a = Object.keys(out);
   return a.length === Object.keys(json).length && a.every((k) => k === 'model' || out[k] === json[k]);
+}
+
+/** The SDK family of a caller, from its User-Agent (the upstream detection view groups logs by it). */
+export function clientType(userAgent: string): string {
+  if (/^OpenAI\/JS/i.test(userAgent)) return 'openai-node';
+  if (/^OpenAI\/Python/i.test(userAgent)) return 'openai-python';
+  if (/^Anthropic\//i.test(userAgent)) return 'anthropic';
+  if (/^curl\//i.test(userAgent)) return 'curl';
+  return 'other';
 }
 
 function isSystem(m: unknown): boolean {
