@@ -9,46 +9,24 @@ import {
   Ability,
   Channel,
   LogEntry,
+  Midjourney,
   OptionRow,
+  QuotaData,
+  Redemption,
   Setup,
+  Task,
+  TopUp,
   Token,
   User,
   VerificationCode,
 } from '../../server/src/database/entities';
 import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp, uname } from '../support/test-app';
-
-type Level = 'public' | 'user' | 'admin' | 'root';
-type Method = 'get' | 'post' | 'put' | 'delete';
-type Actor = 'anonymous' | 'user' | 'admin' | 'root' | 'banned' | 'deregistered';
-
-interface Ctx {
-  victimId: number;
-}
-
-interface Route {
-  method: Method;
-  /** As the OpenAPI document names it ({id} for the path parameter). */
-  path: string;
-  /** The least caller allowed. */
-  level: Level;
-  query?: string;
-  /** A body that would change something if the call were allowed (so a refused call can be checked). */
-  body?: (c: Ctx) => unknown;
-  /** Runs (as root) before each cell, e.g. to make a reset observable. */
-  prepare?: (root: ApiClient) => Promise<void>;
-  /** Checked after each allowed cell: the call really did something. */
-  effect?: (t: TestApp) => Promise<void>;
-  /** Ends the caller's session: run it on a spare session of the actor. */
-  endsSession?: boolean;
-  label?: string;
-}
-
-const r = (method: Method, path: string, level: Level, opts: Partial<Route> = {}): Route => ({
-  method,
-  path,
-  level,
-  ...opts,
-});
+import { CHANNEL_OPS_ROUTES } from '../support/authz/channel-ops';
+import { LOGS_ROUTES } from '../support/authz/logs';
+import { OAUTH_ROUTES } from '../support/authz/oauth';
+import { TASKS_ROUTES } from '../support/authz/tasks';
+import { WALLET_ROUTES } from '../support/authz/wallet';
+import { type Actor, type Ctx, type Level, r, type Route } from '../support/authz/route';
 
 export const ROUTES: Route[] = [
   // user: self service
@@ -151,6 +129,12 @@ export const ROUTES: Route[] = [
   r('post', '/api/token/{id}/key', 'user'),
   r('delete', '/api/token/{id}', 'user'),
   r('post', '/api/token/batch', 'user', { body: (c) => ({ ids: [c.victimId] }) }),
+  // each area's routes live in test/support/authz/<area>.ts
+  ...CHANNEL_OPS_ROUTES,
+  ...LOGS_ROUTES,
+  ...OAUTH_ROUTES,
+  ...TASKS_ROUTES,
+  ...WALLET_ROUTES,
 ];
 
 const ACTORS: Actor[] = ['anonymous', 'user', 'admin', 'root', 'banned', 'deregistered'];
@@ -181,7 +165,26 @@ describe('authorization matrix', () => {
     const channels = await t.ds.getRepository(Channel).find({ order: { id: 'ASC' } });
     const abilities = await t.ds.getRepository(Ability).count();
     const tokens = await t.ds.getRepository(Token).find({ order: { id: 'ASC' } });
-    return JSON.stringify({ users, options, logs, codes, setups, channels, abilities, tokens });
+    const redemptions = await t.ds.getRepository(Redemption).find({ order: { id: 'ASC' } });
+    const topups = await t.ds.getRepository(TopUp).find({ order: { id: 'ASC' } });
+    const drawings = await t.ds.getRepository(Midjourney).find({ order: { id: 'ASC' } });
+    const tasks = await t.ds.getRepository(Task).find({ order: { id: 'ASC' } });
+    const quotaData = await t.ds.getRepository(QuotaData).count();
+    return JSON.stringify({
+      users,
+      options,
+      logs,
+      codes,
+      setups,
+      channels,
+      abilities,
+      tokens,
+      redemptions,
+      topups,
+      drawings,
+      tasks,
+      quotaData,
+    });
   }
 
   beforeAll(async () => {

@@ -1,0 +1,2 @@
+/** Messages of the wallet area, in Chinese (the default) and English; merged into MESSAGES. */
+export const WALLET_MESSAGES = {} as const;
