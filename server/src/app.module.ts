@@ -9,6 +9,7 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source';
 import { AuthModule } from './modules/auth/auth.module';
 import { ChannelModule } from './modules/channel/channel.module';
+import { ChannelOpsModule } from './modules/channel-ops/channel-ops.module';
 import { LogModule } from './modules/log/log.module';
 import { OptionModule } from './modules/option/option.module';
 import { SetupModule } from './modules/setup/setup.module';
@@ -45,6 +46,7 @@ export class AppModule {
         TokenModule,
         BillingModule,
         RelayModule,
+        ChannelOpsModule,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
     };

@@ -1,3 +1,4 @@
+import type { MockAccount } from './accounts';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Directives, errorOf } from './directives';
 
@@ -47,6 +48,8 @@ export interface Ctx {
   pathModel?: string;
   baseUrl: string;
   models: readonly string[];
+  /** The account the balance endpoints describe. */
+  account: MockAccount;
   /** Signing secrets and issued access tokens (private-format providers). */
   auth: MockAuth;
   /** The error format of the route, when it differs from the handler's own (Cloudflare's OpenAI endpoints). */

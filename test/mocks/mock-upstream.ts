@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  deepseekBalance,
+  MockAccount,
+  moonshotBalance,
+  ollamaTags,
+  openaiSubscription,
+  openaiUsage,
+  openrouterCredits,
+  siliconflowUserInfo,
+} from './accounts';
 import { anthropicError, anthropicModels, messages } from './anthropic';
 import { baiduChat, baiduEmbeddings, baiduError, baiduToken, WENXIN } from './baidu';
 import { bedrockError, bedrockInvoke, sigV4Credential } from './bedrock';
@@ -74,6 +84,13 @@ const PRIVATE_ROUTES: Record<string, Route> = {
   'POST /v1/chat-messages': { handler: difyChat, writeError: difyError },
   'POST /api/chat': { handler: ollamaChat, writeError: ollamaError },
   'POST /api/embed': { handler: ollamaEmbed, writeError: ollamaError },
+  'GET /api/tags': { handler: ollamaTags, writeError: ollamaError },
+  'GET /v1/dashboard/billing/subscription': { handler: openaiSubscription },
+  'GET /v1/dashboard/billing/usage': { handler: openaiUsage },
+  'GET /v1/credits': { handler: openrouterCredits },
+  'GET /v1/user/info': { handler: siliconflowUserInfo },
+  'GET /user/balance': { handler: deepseekBalance },
+  'GET /v1/users/me/balance': { handler: moonshotBalance },
   'POST /token': { handler: googleToken, writeError: oauthError, credential: assertionIssuer, rawBody: true },
   'POST /oauth/2.0/token': {
     handler: baiduToken,
@@ -234,6 +251,8 @@ export class MockUpstream {
   requireKey: string | readonly string[] | null = null;
   /** Model ids the model-list endpoints answer with. */
   models: string[] = [...DEFAULT_MODELS];
+  /** The account the balance endpoints describe. */
+  account: MockAccount = { balance: 12.5, used: 2.5 };
   /**
    * Signing secrets by key id (AWS access key id, Tencent SecretId, Zhipu key id, Baidu API key,
    * Google client_email → public key PEM) and the access tokens the mock issued; see MockAuth. Kept
@@ -278,6 +297,7 @@ export class MockUpstream {
     this.counter = 0;
     this.requireKey = null;
     this.models = [...DEFAULT_MODELS];
+    this.account = { balance: 12.5, used: 2.5 };
   }
 
   /** Waits until `condition` holds (e.g. `() => mock.last?.aborted === true`). */
@@ -360,6 +380,7 @@ export class MockUpstream {
       pathModel: route.pathModel,
       baseUrl: this.baseUrl,
       models: this.models,
+      account: this.account,
       auth: this.auth,
       ...(route.handlerErrors ? { writeError: route.handlerErrors } : {}),
     };

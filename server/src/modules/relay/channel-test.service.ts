@@ -31,6 +31,7 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
   private readonly logger = new Logger('ChannelTest');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private stopping = false;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -49,13 +50,16 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onModuleDestroy(): void {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
   }
 
   /** The model a test uses: `?model=`, else the channel's test_model, else its first model. */
   private async testModel(ch: ChannelSnapshot, requested?: string): Promise<string> {
     if (requested) return requested;
-    const row = await this.ds.getRepository(Channel).findOne({ where: { id: ch.id }, select: { id: true, test_model: true } });
+    const row = await this.ds
+      .getRepository(Channel)
+      .findOne({ where: { id: ch.id }, select: { id: true, test_model: true } });
     return row?.test_model || ch.models[0] || 'gpt-4o-mini';
   }
 
@@ -68,12 +72,31 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
     await this.ds.getRepository(Channel).update({ id }, { response_time: r.ms, test_time: nowSeconds() });
     const threshold = this.options.num('ChannelDisableThreshold');
     const tooSlow = r.ok && threshold > 0 && seconds > threshold;
-    if (ch.status === ChannelStatus.Enabled && this.options.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
-      if (tooSlow) await this.health.disable(ch.id, ch.name, `response time ${seconds.toFixed(2)}s exceeds ${threshold}s`);
-      else if (!r.ok && this.health.shouldDisable(ch, r.status, r.message)) await this.health.disable(ch.id, ch.name, `status ${r.status}: ${r.message}`);
-    } else if (ch.status === ChannelStatus.AutoDisabled && r.ok && !tooSlow && this.options.bool('AutomaticEnableChannelEnabled'))
+    if (
+      ch.status === ChannelStatus.Enabled &&
+      this.options.bool('AutomaticDisableChannelEnabled') &&
+      ch.autoBan
+    ) {
+      if (tooSlow)
+        await this.health.disable(
+          ch.id,
+          ch.name,
+          `response time ${seconds.toFixed(2)}s exceeds ${threshold}s`,
+        );
+      else if (!r.ok && this.health.shouldDisable(ch, r.status, r.message))
+        await this.health.disable(ch.id, ch.name, `status ${r.status}: ${r.message}`);
+    } else if (
+      ch.status === ChannelStatus.AutoDisabled &&
+      r.ok &&
+      !tooSlow &&
+      this.options.bool('AutomaticEnableChannelEnabled')
+    )
       await this.health.enable(ch.id, ch.name);
-    const message = r.ok ? (tooSlow ? `response time ${seconds.toFixed(2)}s exceeds ${threshold}s` : '') : r.message;
+    const message = r.ok
+      ? tooSlow
+        ? `response time ${seconds.toFixed(2)}s exceeds ${threshold}s`
+        : ''
+      : r.message;
     return { success: r.ok && !tooSlow, message, time: seconds };
   }
 
@@ -83,8 +106,13 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
     this.running = (async () => {
       try {
         await this.cache.reloadChannels();
-        const ids = [...this.cache.channels.byId.values()].filter((c) => c.status !== ChannelStatus.ManuallyDisabled).map((c) => c.id);
-        for (const id of ids) await this.testOne(id);
+        const ids = [...this.cache.channels.byId.values()]
+          .filter((c) => c.status !== ChannelStatus.ManuallyDisabled)
+          .map((c) => c.id);
+        for (const id of ids) {
+          if (this.stopping) break;
+          await this.testOne(id);
+        }
       } catch (err) {
         this.logger.error(`channel test run failed: ${(err as Error).message}`);
       } finally {

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { RelayModule } from '../relay/relay.module';
+import { ChannelOpsController } from './channel-ops.controller';
+import { ChannelOpsService } from './channel-ops.service';
+
+@Module({
+  imports: [RelayModule],
+  controllers: [ChannelOpsController],
+  providers: [ChannelOpsService],
+})
+export class ChannelOpsModule {}
