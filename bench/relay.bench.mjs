@@ -10,6 +10,7 @@
 //   BENCH_DURATION=s BENCH_WARMUP=s BENCH_CONNECTIONS=1,16 BENCH_MODES=stream   narrow a run
 //   BENCH_BUILD=1                                   run `npm run build:server` first
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   node flags for the gateway process
+//   BENCH_OPTIONS='{"LogConsumeEnabled":"false"}'   options set before the run (experiments; noted in the output)
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -303,6 +304,12 @@ try {
   });
   if (!login.json?.success) throw new Error(`login failed: ${login.text}`);
   const session = { cookie: login.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
+  // Experiments: BENCH_OPTIONS='{"LogConsumeEnabled":"false"}' sets options before the run (noted in the output).
+  for (const [key, value] of Object.entries(JSON.parse(process.env.BENCH_OPTIONS ?? '{}'))) {
+    const put = await api(base, session, 'PUT', '/api/option/', { key, value: String(value) });
+    if (!put.json?.success) throw new Error(`option ${key}: ${put.text}`);
+    notes.push(`option ${key} = ${value} (BENCH_OPTIONS)`);
+  }
 
   // The channel route may not exist yet (it was being written alongside this benchmark).
   const channel = await api(base, session, 'POST', '/api/channel/', {
