@@ -31,6 +31,18 @@ function run(name, cmd, args, resultFile, parse) {
   }
 }
 
+// Some suites run the built product (the server process for the shutdown test, the console in the
+// browser tests): build it first, unless the caller just did (GATEHOUSE_SKIP_BUILD=1, as .ci/run does).
+if (process.env.GATEHOUSE_SKIP_BUILD !== '1') {
+  console.log('\n=== build ===');
+  const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) {
+    console.error(`build failed (exit ${b.status})`);
+    console.log('\n0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
 const jestFile = join(out, 'jest.json');
 run('server (jest)', 'npx', ['jest', '--json', `--outputFile=${jestFile}`, ...extra], jestFile, (j) => ({
   passed: j.numPassedTests,

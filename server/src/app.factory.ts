@@ -56,7 +56,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   if (config.logLevel === 'debug' || config.logLevel === 'verbose')
     fastify.addHook('onResponse', (req, reply, done) => {
-      logger.debug(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms [${req.id}]`, 'Http');
+      logger.debug(
+        `${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms [${req.id}]`,
+        'Http',
+      );
       done();
     });
 
@@ -71,11 +74,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   app.useGlobalPipes(new ValidationPipe({ transform: true, whitelist: true, forbidUnknownValues: false }));
   app.useGlobalFilters(new ApiExceptionFilter(config.staticDir));
-  app.enableShutdownHooks();
 
   const doc = new DocumentBuilder()
     .setTitle('Gatehouse management API')
-    .setDescription('Every answer is {success, message, data}. Sign in with the session cookie or an access token, plus New-Api-User.')
+    .setDescription(
+      'Every answer is {success, message, data}. Sign in with the session cookie or an access token, plus New-Api-User.',
+    )
     .setVersion(version)
     .addCookieAuth('session')
     .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'access-token')
@@ -88,13 +92,63 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await fastify.register(relay.plugin);
   // Model traffic takes the raw fast path ahead of Fastify's request handler (see RelayRoutes.tryRaw).
   const server = app.getHttpServer();
-  const fastifyHandlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  const inFlight = new InFlight();
+  const fastifyHandlers = server.listeners('request') as Array<
+    (req: IncomingMessage, res: ServerResponse) => void
+  >;
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
     if (!relay.tryRaw(req, res)) for (const handler of fastifyHandlers) handler(req, res);
   });
   app.get(RealtimeRelay).attach(app.getHttpServer());
+  inFlights.set(app, inFlight);
   await app.init();
   await fastify.ready();
   return app;
+}
+
+/** The HTTP requests a server is answering, so a shutdown can let them finish. */
+class InFlight {
+  private open = 0;
+  private idle: Array<() => void> = [];
+  private readonly done = (): void => {
+    if (--this.open === 0) for (const resolve of this.idle.splice(0)) resolve();
+  };
+
+  add(res: ServerResponse): void {
+    this.open++;
+    res.once('close', this.done);
+  }
+
+  get count(): number {
+    return this.open;
+  }
+
+  /** Resolves when no request is open, or after `ms` (whichever comes first). */
+  async drain(ms: number): Promise<void> {
+    if (this.open === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.idle.push(resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
+  }
+}
+
+const inFlights = new WeakMap<NestFastifyApplication, InFlight>();
+
+/**
+ * Stops the server gracefully: no new connections, requests in flight (streams included) finish for
+ * at most `timeoutMs`, then the application closes (the ledger writes every queued charge and log
+ * before the database connection goes).
+ */
+export async function shutdownGracefully(app: NestFastifyApplication, timeoutMs: number): Promise<void> {
+  const server = app.getHttpServer();
+  server.close(() => undefined);
+  server.closeIdleConnections();
+  await inFlights.get(app)?.drain(timeoutMs);
+  server.closeAllConnections();
+  await app.close();
 }

@@ -16,7 +16,7 @@ export interface TestApp {
 }
 
 /** Test defaults: quick bcrypt, a generous sign-in rate limit, and 127.0.0.1 trusted to forward client IPs. */
-const TEST_ENV: Record<string, string> = {
+export const TEST_ENV: Record<string, string> = {
   NODE_ENV: 'test',
   SESSION_SECRET: 'test-session-secret-0123456789',
   CRYPTO_SECRET: 'test-crypto-secret-0123456789',

@@ -29,6 +29,8 @@ export interface AppConfig {
   channelTestFrequencyMinutes: number;
   streamingTimeoutSeconds: number;
   relayTimeoutSeconds: number;
+  /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process stops anyway. */
+  shutdownTimeoutSeconds: number;
   trustedProxies: string[];
   staticDir: string;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
@@ -85,11 +87,15 @@ export function loadConfig(
   const dataDir = resolvePath(cwd, dto.DATA_DIR ?? 'data');
   let database: DatabaseConfig;
   try {
-    database = parseSqlDsn(dto.SQL_DSN ?? '', resolvePath(cwd, dto.SQLITE_PATH ?? join(dataDir, 'gatehouse.db')));
+    database = parseSqlDsn(
+      dto.SQL_DSN ?? '',
+      resolvePath(cwd, dto.SQLITE_PATH ?? join(dataDir, 'gatehouse.db')),
+    );
   } catch (e) {
     throw new ConfigError(`Invalid environment:\n  SQL_DSN: ${(e as Error).message}`);
   }
-  const sessionSecret = dto.SESSION_SECRET ?? persistedSecret(dataDir, '.session_secret', 'SESSION_SECRET', logger);
+  const sessionSecret =
+    dto.SESSION_SECRET ?? persistedSecret(dataDir, '.session_secret', 'SESSION_SECRET', logger);
   const cryptoSecret = dto.CRYPTO_SECRET ?? sessionSecret;
   const int = (v: string | undefined, d: number) => (v === undefined ? d : Number.parseInt(v, 10));
   return {
@@ -108,6 +114,7 @@ export function loadConfig(
     channelTestFrequencyMinutes: int(dto.CHANNEL_TEST_FREQUENCY, 0),
     streamingTimeoutSeconds: int(dto.STREAMING_TIMEOUT, 300),
     relayTimeoutSeconds: int(dto.RELAY_TIMEOUT, 0),
+    shutdownTimeoutSeconds: int(dto.SHUTDOWN_TIMEOUT, 30),
     trustedProxies: (dto.TRUSTED_PROXIES ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -117,8 +124,12 @@ export function loadConfig(
     logFormat: (dto.LOG_FORMAT ?? (env === 'production' ? 'json' : 'text')) as AppConfig['logFormat'],
     bodyLimitBytes: int(dto.BODY_LIMIT_MB, 32) * 1024 * 1024,
     bcryptCost: int(dto.BCRYPT_COST, 10),
-    loginRateLimit: { limit: int(dto.LOGIN_RATE_LIMIT, 10), ttlSeconds: int(dto.LOGIN_RATE_LIMIT_WINDOW, 60) },
-    turnstileVerifyUrl: dto.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    loginRateLimit: {
+      limit: int(dto.LOGIN_RATE_LIMIT, 10),
+      ttlSeconds: int(dto.LOGIN_RATE_LIMIT_WINDOW, 60),
+    },
+    turnstileVerifyUrl:
+      dto.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     versionCheckRepo: dto.VERSION_CHECK_REPO ?? 'gatehouse-gateway/gatehouse',
     allowPrivateOutbound: dto.ALLOW_PRIVATE_OUTBOUND === 'true',
   };

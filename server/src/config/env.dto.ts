@@ -10,16 +10,23 @@ export class EnvDto {
   @IsOptional() @IsString() DATA_DIR?: string;
   @IsOptional() @IsString() SQL_DSN?: string;
   @IsOptional() @IsString() SQLITE_PATH?: string;
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }) REDIS_CONN_STRING?: string;
-  @IsOptional() @Matches(/^[\w:.-]{1,64}$/, { message: 'letters, digits, _ : . - only' }) REDIS_PREFIX?: string;
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_CONN_STRING?: string;
+  @IsOptional()
+  @Matches(/^[\w:.-]{1,64}$/, { message: 'letters, digits, _ : . - only' })
+  REDIS_PREFIX?: string;
   @IsOptional() @MinLength(16, { message: 'must be at least 16 characters' }) SESSION_SECRET?: string;
   @IsOptional() @MinLength(16, { message: 'must be at least 16 characters' }) CRYPTO_SECRET?: string;
   @IsOptional() @IsIn(['master', 'slave']) NODE_TYPE?: string;
   @IsOptional() @IsString() NODE_NAME?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) SYNC_FREQUENCY?: string;
-  @IsOptional() @Matches(INT, { message: 'must be a whole number of minutes' }) CHANNEL_TEST_FREQUENCY?: string;
+  @IsOptional()
+  @Matches(INT, { message: 'must be a whole number of minutes' })
+  CHANNEL_TEST_FREQUENCY?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) STREAMING_TIMEOUT?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) RELAY_TIMEOUT?: string;
+  @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) SHUTDOWN_TIMEOUT?: string;
   @IsOptional() @IsString() TRUSTED_PROXIES?: string;
   @IsOptional() @IsString() TZ?: string;
   @IsOptional() @IsString() STATIC_DIR?: string;
@@ -28,7 +35,9 @@ export class EnvDto {
   @IsOptional() @Matches(INT, { message: 'must be a whole number of megabytes' }) BODY_LIMIT_MB?: string;
   @IsOptional() @Matches(/^([4-9]|1\d)$/, { message: 'must be between 4 and 19' }) BCRYPT_COST?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number' }) LOGIN_RATE_LIMIT?: string;
-  @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) LOGIN_RATE_LIMIT_WINDOW?: string;
+  @IsOptional()
+  @Matches(INT, { message: 'must be a whole number of seconds' })
+  LOGIN_RATE_LIMIT_WINDOW?: string;
   @IsOptional() @Matches(/^https?:\/\//, { message: 'must be an http(s) URL' }) TURNSTILE_VERIFY_URL?: string;
   @IsOptional() @Matches(/^[\w.-]+\/[\w.-]+$/, { message: 'must be owner/name' }) VERSION_CHECK_REPO?: string;
   @IsOptional() @IsIn(['true', 'false']) ALLOW_PRIVATE_OUTBOUND?: string;
