@@ -133,7 +133,7 @@ describe('relay: graceful shutdown of the server process', () => {
 
     const slowRes = await slow;
     expect(slowRes.status).toBe(200);
-    expect((await slowRes.json()).usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 50 });
+    expect(((await slowRes.json()) as { usage: unknown }).usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 50 });
     const streamRes = await stream;
     expect(streamRes.status).toBe(200);
     const sse = await streamRes.text();

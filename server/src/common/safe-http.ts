@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, Dispatcher, request } from 'undici';
 
@@ -10,7 +11,8 @@ export type AddressPolicy = (ip: string) => boolean;
 export const publicOnly: AddressPolicy = (ip) => {
   if (!ipaddr.isValid(ip)) return false;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
   return addr.range() === 'unicast';
 };
 
@@ -48,9 +50,19 @@ export interface SafeResponse {
 export class SafeHttpClient {
   private readonly agent: Dispatcher;
 
-  constructor(private readonly policy: AddressPolicy = publicOnly) {
+  /** The client an application configuration asks for: its address policy and extra trusted CAs. */
+  static forConfig(config: { allowPrivateOutbound: boolean; outboundCa: string | null }): SafeHttpClient {
+    return new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly, config.outboundCa);
+  }
+
+  /** `extraCa`: PEM certificates trusted for HTTPS besides the public roots (a company CA). */
+  constructor(
+    private readonly policy: AddressPolicy = publicOnly,
+    extraCa: string | null = null,
+  ) {
     this.agent = new Agent({
       connect: {
+        ...(extraCa ? { ca: [...rootCertificates, extraCa] } : {}),
         lookup: (hostname, options, callback) => {
           dnsLookup(hostname, { all: true, family: options.family }, (err, addresses: LookupAddress[]) => {
             if (err) return callback(err, '', 4);
@@ -90,7 +102,8 @@ export class SafeHttpClient {
 
   /** Scheme and literal-IP checks (a literal IP skips DNS, so the lookup hook would not see it). */
   private checkUrl(u: URL): void {
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported scheme ${u.protocol}`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new Error(`unsupported scheme ${u.protocol}`);
     const host = u.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !this.policy(host)) throw new BlockedAddressError(host);
   }

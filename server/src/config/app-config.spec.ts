@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
@@ -26,21 +26,45 @@ describe('loadConfig', () => {
   it('lists every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', NODE_TYPE: 'boss', SESSION_SECRET: 'short', REDIS_CONN_STRING: 'http://x' }, { cwd: dir(), quiet: true });
+      loadConfig(
+        { PORT: 'eighty', NODE_TYPE: 'boss', SESSION_SECRET: 'short', REDIS_CONN_STRING: 'http://x' },
+        { cwd: dir(), quiet: true },
+      );
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const msg = (error as Error).message;
-    for (const key of ['PORT', 'NODE_TYPE', 'SESSION_SECRET', 'REDIS_CONN_STRING']) expect(msg).toContain(key);
+    for (const key of ['PORT', 'NODE_TYPE', 'SESSION_SECRET', 'REDIS_CONN_STRING'])
+      expect(msg).toContain(key);
   });
 
   it('reports a malformed SQL_DSN as a configuration error', () => {
-    expect(() => loadConfig({ SQL_DSN: 'nonsense', SESSION_SECRET: 'x'.repeat(16) }, { cwd: dir(), quiet: true })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ SQL_DSN: 'nonsense', SESSION_SECRET: 'x'.repeat(16) }, { cwd: dir(), quiet: true }),
+    ).toThrow(ConfigError);
+  });
+
+  it('reads OUTBOUND_CA_FILE relative to the working folder and refuses a missing or non-PEM file', () => {
+    const cwd = dir();
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    writeFileSync(join(cwd, 'ca.pem'), pem);
+    writeFileSync(join(cwd, 'junk.txt'), 'not a certificate');
+    expect(loadConfig({ OUTBOUND_CA_FILE: 'ca.pem' }, { cwd, quiet: true }).outboundCa).toBe(pem);
+    expect(loadConfig({}, { cwd, quiet: true }).outboundCa).toBeNull();
+    expect(() => loadConfig({ OUTBOUND_CA_FILE: 'missing.pem' }, { cwd, quiet: true })).toThrow(
+      /OUTBOUND_CA_FILE: cannot read/,
+    );
+    expect(() => loadConfig({ OUTBOUND_CA_FILE: 'junk.txt' }, { cwd, quiet: true })).toThrow(
+      /holds no PEM certificate/,
+    );
   });
 
   it('splits trusted proxies', () => {
-    const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.1, 10.0.0.0/8 ,', SESSION_SECRET: 'x'.repeat(16) }, { cwd: dir(), quiet: true });
+    const c = loadConfig(
+      { TRUSTED_PROXIES: '10.0.0.1, 10.0.0.0/8 ,', SESSION_SECRET: 'x'.repeat(16) },
+      { cwd: dir(), quiet: true },
+    );
     expect(c.trustedProxies).toEqual(['10.0.0.1', '10.0.0.0/8']);
   });
 });

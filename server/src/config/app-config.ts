@@ -42,6 +42,8 @@ export interface AppConfig {
   versionCheckRepo: string;
   /** When true the operator allows outbound calls (webhooks, OIDC discovery) to private addresses. */
   allowPrivateOutbound: boolean;
+  /** Extra certificate authorities (PEM) trusted for outbound HTTPS: webhooks, OIDC, channel account calls. */
+  outboundCa: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -132,5 +134,18 @@ export function loadConfig(
       dto.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     versionCheckRepo: dto.VERSION_CHECK_REPO ?? 'gatehouse-gateway/gatehouse',
     allowPrivateOutbound: dto.ALLOW_PRIVATE_OUTBOUND === 'true',
+    outboundCa: dto.OUTBOUND_CA_FILE ? readCaFile(resolvePath(cwd, dto.OUTBOUND_CA_FILE)) : null,
   };
+}
+
+function readCaFile(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`Invalid environment:\n  OUTBOUND_CA_FILE: cannot read ${path} (${(e as Error).message})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(`Invalid environment:\n  OUTBOUND_CA_FILE: ${path} holds no PEM certificate`);
+  return pem;
 }

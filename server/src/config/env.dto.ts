@@ -41,4 +41,5 @@ export class EnvDto {
   @IsOptional() @Matches(/^https?:\/\//, { message: 'must be an http(s) URL' }) TURNSTILE_VERIFY_URL?: string;
   @IsOptional() @Matches(/^[\w.-]+\/[\w.-]+$/, { message: 'must be owner/name' }) VERSION_CHECK_REPO?: string;
   @IsOptional() @IsIn(['true', 'false']) ALLOW_PRIVATE_OUTBOUND?: string;
+  @IsOptional() @IsString() OUTBOUND_CA_FILE?: string;
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
-import { anyAddress, BlockedAddressError, publicOnly, SafeHttpClient } from '../../common/safe-http';
+import { BlockedAddressError, SafeHttpClient } from '../../common/safe-http';
 import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
@@ -56,7 +56,7 @@ export class ChannelOpsService implements OnModuleDestroy {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly cache: RelayCacheService,
   ) {
-    this.http = new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly);
+    this.http = SafeHttpClient.forConfig(config);
   }
 
   onModuleDestroy(): void {

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
-import { anyAddress, publicOnly, SafeHttpClient } from '../../common/safe-http';
+import { SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { ChannelStatus, LogType, Role, Token, User } from '../../database/entities';
@@ -41,7 +41,7 @@ export class ChannelHealthService {
     private readonly bus: CacheBus,
     private readonly ledger: QuotaLedgerService,
   ) {
-    this.http = new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly);
+    this.http = SafeHttpClient.forConfig(config);
   }
 
   /** Persists a status the relay derived (expired / exhausted), once. */
