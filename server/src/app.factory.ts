@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import { serializeSqliteTransactions } from './database/sqlite-serial';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -43,6 +45,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logger,
     abortOnError: false,
   });
+  serializeSqliteTransactions(app.get(DataSource));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (req, reply, done) => {
     req.lang = pickLang(req.headers['accept-language']);
