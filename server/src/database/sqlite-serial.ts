@@ -15,7 +15,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
  * Other drivers are left alone (each transaction has its own pooled connection there).
  */
 export function serializeSqliteTransactions(ds: DataSource): void {
-  if (ds.options.type !== 'better-sqlite3' && ds.options.type !== 'sqlite') return;
+  if (ds.options.type !== 'better-sqlite3') return;
   const inside = new AsyncLocalStorage<true>();
   let tail: Promise<void> = Promise.resolve();
   /** Settles when the transaction holding the connection ends; null when none does. */
