@@ -11,6 +11,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { ChannelModule } from './modules/channel/channel.module';
 import { ChannelOpsModule } from './modules/channel-ops/channel-ops.module';
 import { LogModule } from './modules/log/log.module';
+import { LogApiModule } from './modules/log/log-api.module';
 import { OptionModule } from './modules/option/option.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { StatusModule } from './modules/status/status.module';
@@ -18,6 +19,7 @@ import { TokenModule } from './modules/token/token.module';
 import { UserModule } from './modules/user/user.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { BillingModule } from './modules/billing/billing.module';
+import { OAuthModule } from './modules/oauth/oauth.module';
 
 @Module({})
 export class AppModule {
@@ -38,6 +40,7 @@ export class AppModule {
         }),
         OptionModule,
         LogModule,
+        LogApiModule,
         UserModule,
         SetupModule,
         AuthModule,
@@ -47,6 +50,7 @@ export class AppModule {
         BillingModule,
         RelayModule,
         ChannelOpsModule,
+        OAuthModule,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
     };

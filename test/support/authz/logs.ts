@@ -1,4 +1,40 @@
 /** Authorization matrix rows of the logs area's routes (see route.ts). */
-import { type Route } from './route';
+import { LogEntry } from '../../../server/src/database/entities';
+import type { TestApp } from '../test-app';
+import { type Route, r } from './route';
 
-export const LOGS_ROUTES: Route[] = [];
+/** Logs written before this instant are what the DELETE row clears. */
+const OLD = 100;
+/** The app of the matrix, known from the first allowed DELETE (prepare only gets the root client). */
+let app: TestApp | null = null;
+
+const oldLogs = (t: TestApp) =>
+  t.ds.getRepository(LogEntry).createQueryBuilder('l').where('l.created_at < :old', { old: OLD }).getCount();
+
+export const LOGS_ROUTES: Route[] = [
+  r('get', '/api/log', 'admin', { query: '?p=1&page_size=5&type=2&model_name=gpt' }),
+  r('get', '/api/log/stat', 'admin', { query: '?type=2' }),
+  r('get', '/api/log/self', 'user', { query: '?p=0&page_size=1000' }),
+  r('get', '/api/log/self/stat', 'user'),
+  r('delete', '/api/log', 'admin', {
+    query: `?target_timestamp=${OLD}`,
+    // From the second allowed call on there is an old log to delete, so a refused call is seen to
+    // leave it and an allowed one to remove it.
+    prepare: async () => {
+      if (app)
+        await app.ds
+          .getRepository(LogEntry)
+          .insert({ user_id: 0, created_at: OLD - 1, type: 4, content: 'old' });
+    },
+    effect: async (t) => {
+      app = t;
+      expect(await oldLogs(t)).toBe(0);
+    },
+  }),
+  // Public: a bad key is a business failure (200, success false), never a sign-in redirect.
+  r('get', '/api/log/token', 'public', { query: '?key=sk-not-a-real-key-0123456789' }),
+  r('get', '/api/user/{id}/summary', 'admin'),
+  r('get', '/api/pricing', 'public'),
+  r('get', '/api/data', 'admin', { query: '?default_time=day' }),
+  r('get', '/api/data/self', 'user'),
+];

@@ -167,7 +167,7 @@ export class AuthService {
     });
   }
 
-  private async findInviter(code: unknown): Promise<User | null> {
+  async findInviter(code: unknown): Promise<User | null> {
     if (typeof code !== 'string' || !/^[A-Za-z0-9]{1,32}$/.test(code.trim())) return null;
     const inviter = await this.ds.getRepository(User).findOneBy({ aff_code: code.trim() });
     return inviter && !inviter.deleted_at ? inviter : null;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { OptionModule } from '../option/option.module';
 import { QuotaLedgerService } from './quota-ledger.service';
 
-@Module({ providers: [QuotaLedgerService], exports: [QuotaLedgerService] })
+@Module({ imports: [OptionModule], providers: [QuotaLedgerService], exports: [QuotaLedgerService] })
 export class BillingModule {}

@@ -6,6 +6,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Channel, LogEntry, QuotaData, Token, User } from '../../database/entities';
+import { OptionService } from '../option/option.service';
 
 /** The consume-log row of a request, minus what the ledger fills in. */
 export type LogDraft = Omit<LogEntry, 'id' | 'node_name'>;
@@ -77,7 +78,7 @@ const INSERT_CHUNK = 400;
  *   together with the request's consume-log row carrying the reserved amount. Trusted balances
  *   skip it (see relay.service) and reserve 0.
  * - settle(): queued; a flush every ≤ 200 ms applies, in ONE transaction, every queued balance
- *   difference, usage counter, log row and hourly aggregate. So the sum of logged charges always
+ *   difference, usage counter, log row and dashboard aggregate (quota_data). So the sum of logged charges always
  *   equals the balance change, even after kill -9 (a crash loses at most the open window: both the
  *   charges and their logs). SIGTERM flushes.
  * - A settlement that would take a balance below zero takes what is left and logs exactly that.
@@ -95,6 +96,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly bus: CacheBus,
+    private readonly options: OptionService,
   ) {}
 
   onModuleInit(): void {
@@ -322,19 +324,27 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         .execute();
   }
 
+  /**
+   * The dashboard aggregates (quota_data): nothing when DataExportEnabled is off; otherwise one row per
+   * user, model, node and DataExportInterval minutes (the dashboard's finest time resolution).
+   */
   private async applyStats(m: EntityManager, batch: Settlement[]): Promise<void> {
+    const options = this.options;
+    if (!options.bool('DataExportEnabled')) return;
+    const minutes = Math.floor(options.num('DataExportInterval'));
+    const interval = (minutes >= 1 && minutes <= 1440 ? minutes : 5) * 60;
     const rows = new Map<string, QuotaData>();
     for (const s of batch) {
       if (!s.stat || s.failed) continue;
-      const hour = Math.floor((s.log?.created_at ?? nowSeconds()) / 3600) * 3600;
-      const key = `${s.hold.payer.userId}\u0000${s.stat.model}\u0000${hour}`;
+      const bucket = Math.floor((s.log?.created_at ?? nowSeconds()) / interval) * interval;
+      const key = `${s.hold.payer.userId}\u0000${s.stat.model}\u0000${bucket}`;
       const row =
         rows.get(key) ??
         Object.assign(new QuotaData(), {
           user_id: s.hold.payer.userId,
           username: s.stat.username,
           model_name: s.stat.model,
-          created_at: hour,
+          created_at: bucket,
           token_used: 0,
           count: 0,
           quota: 0,
@@ -357,7 +367,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         .where('user_id = :uid AND model_name = :model AND created_at = :hour AND node_name = :node', {
           uid: r.user_id,
           model: r.model_name,
-          hour: r.created_at,
+          hour: r.created_at, // the bucket start
           node: r.node_name,
           tokens: r.token_used,
           count: r.count,

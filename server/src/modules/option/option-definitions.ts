@@ -213,6 +213,7 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   url('oidc.user_info_endpoint', ROOT),
   str('LinuxDOClientId', '', ROOT),
   str('LinuxDOClientSecret', '', SECRET),
+  int('LinuxDOMinimumTrustLevel', 0, 0, 4, ROOT),
   url('WeChatServerAddress', ROOT),
   str('WeChatServerToken', '', SECRET),
   url('WeChatAccountQRCodeImageURL', ROOT),

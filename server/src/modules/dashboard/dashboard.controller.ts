@@ -1,0 +1,44 @@
+import { applyDecorators, Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../../common/http/request-context';
+import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { DashboardService } from './dashboard.service';
+
+type Raw = Record<string, unknown>;
+
+const filters = (admin: boolean) =>
+  applyDecorators(
+    ...[
+      {
+        name: 'start_timestamp',
+        description: 'unix seconds; 0 = from the beginning (absent: 7 days before the end)',
+      },
+      { name: 'end_timestamp', description: 'unix seconds (default: now)' },
+      { name: 'default_time', description: 'hour, day or week (default: the DataExportDefaultTime option)' },
+      { name: 'model_name', description: 'part of the model name (literal)' },
+      ...(admin ? [{ name: 'username', description: 'exact user name' }] : []),
+    ].map((q) => ApiQuery({ ...q, required: false })),
+  );
+
+/** The dashboard's usage series: [{model_name, created_at (bucket start), count, quota, token_used}]. */
+@ApiTags('dashboard')
+@Controller('api/data')
+export class DashboardController {
+  constructor(private readonly data: DashboardService) {}
+
+  @Get()
+  @AdminOnly()
+  @filters(true)
+  @ApiOperation({ summary: 'Everyone’s usage per model and time bucket (or one user’s by ?username)' })
+  all(@Query() query: Raw) {
+    return this.data.all(query);
+  }
+
+  @Get('self')
+  @UserOnly()
+  @filters(false)
+  @ApiOperation({ summary: 'The caller’s own usage per model and time bucket' })
+  own(@CurrentUser() me: AuthUser, @Query() query: Raw) {
+    return this.data.own(me, query);
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { OptionModule } from '../option/option.module';
+import { DashboardController } from './dashboard.controller';
+import { DashboardService } from './dashboard.service';
+
+@Module({ imports: [OptionModule], controllers: [DashboardController], providers: [DashboardService] })
+export class DashboardModule {}

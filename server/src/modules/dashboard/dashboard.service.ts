@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { fail } from '../../common/app-error';
+import type { AuthUser } from '../../common/http/request-context';
+import { escapeLike, LIKE_ESCAPE } from '../../common/pagination';
+import { nowSeconds } from '../../common/time';
+import { QuotaData, User } from '../../database/entities';
+import { text, timestamp } from '../log/log-query';
+import { OptionService } from '../option/option.service';
+import { bucketStart, Granularity, isGranularity } from './buckets';
+
+type Raw = Record<string, unknown>;
+
+/** Usage of one model in one time bucket. */
+export interface QuotaPoint {
+  model_name: string;
+  /** Start of the bucket, unix seconds. */
+  created_at: number;
+  /** Successful requests. */
+  count: number;
+  quota: number;
+  token_used: number;
+}
+
+/** Without a start time the dashboard shows this far back from the end. */
+export const DEFAULT_RANGE_SECONDS = 7 * 24 * 3600;
+
+interface DataQuery {
+  start: number;
+  end: number;
+  granularity: Granularity;
+  modelName: string;
+}
+
+/**
+ * The dashboard (`/detail`): consumption per model over time, from the quota_data aggregates the
+ * ledger writes when requests settle. Buckets are hours, days or weeks in the server's time zone.
+ */
+@Injectable()
+export class DashboardService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly options: OptionService,
+  ) {}
+
+  private parse(query: Raw): DataQuery {
+    const end = timestamp(query, 'end_timestamp') || nowSeconds();
+    // An explicit 0 means "from the beginning"; no start at all, the default range.
+    const start = text(query, 'start_timestamp', 20)
+      ? timestamp(query, 'start_timestamp')
+      : Math.max(0, end - DEFAULT_RANGE_SECONDS);
+    const raw = text(query, 'default_time', 10) || text(query, 'granularity', 10);
+    const granularity = raw || this.options.get('DataExportDefaultTime') || 'hour';
+    if (!isGranularity(granularity)) throw fail('data_granularity_invalid');
+    return { start, end, granularity, modelName: text(query, 'model_name') };
+  }
+
+  /** Everyone's usage (admins), or one user's by exact user name. */
+  async all(query: Raw): Promise<QuotaPoint[]> {
+    const q = this.parse(query);
+    const username = text(query, 'username', 64);
+    if (!username) return this.points(q, null);
+    const user = await this.ds.getRepository(User).findOne({ where: { username }, select: { id: true } });
+    return this.points(q, user ? { userId: user.id } : { username });
+  }
+
+  own(me: AuthUser, query: Raw): Promise<QuotaPoint[]> {
+    return this.points(this.parse(query), { userId: me.id });
+  }
+
+  private async points(
+    q: DataQuery,
+    who: { userId: number } | { username: string } | null,
+  ): Promise<QuotaPoint[]> {
+    if (q.start > q.end) return [];
+    const qb = this.ds
+      .getRepository(QuotaData)
+      .createQueryBuilder('q')
+      .select('q.model_name', 'model_name')
+      .addSelect('q.created_at', 'created_at')
+      .addSelect('SUM(q.count)', 'count')
+      .addSelect('SUM(q.quota)', 'quota')
+      .addSelect('SUM(q.token_used)', 'token_used')
+      .where('q.created_at >= :start AND q.created_at <= :end', { start: q.start, end: q.end })
+      .groupBy('q.model_name')
+      .addGroupBy('q.created_at');
+    if (who && 'userId' in who) qb.andWhere('q.user_id = :uid', { uid: who.userId });
+    else if (who) qb.andWhere('q.username = :uname', { uname: who.username });
+    if (q.modelName)
+      qb.andWhere(`q.model_name LIKE :model ${LIKE_ESCAPE}`, { model: `%${escapeLike(q.modelName)}%` });
+    const rows = await qb.getRawMany<Record<keyof QuotaPoint, string | number>>();
+
+    const out = new Map<string, QuotaPoint>();
+    for (const r of rows) {
+      const model = String(r.model_name);
+      const at = bucketStart(Number(r.created_at), q.granularity);
+      const key = `${at}\u0000${model}`;
+      const p = out.get(key) ?? { model_name: model, created_at: at, count: 0, quota: 0, token_used: 0 };
+      p.count += Number(r.count);
+      p.quota += Number(r.quota);
+      p.token_used += Number(r.token_used);
+      out.set(key, p);
+    }
+    return [...out.values()].sort(
+      (a, b) =>
+        a.created_at - b.created_at ||
+        (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0),
+    );
+  }
+}

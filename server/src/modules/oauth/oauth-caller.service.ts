@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../../common/app-error';
+import { UserStatus } from '../../database/entities';
+import { AuthGuard } from '../auth/auth.guard';
+import { SessionService } from '../auth/session.service';
+import { UserCacheService, UserSnapshot } from '../user/user-cache.service';
+
+/** Who is calling a sign-in route, which is public: nobody, or a signed-in user who is binding. */
+@Injectable()
+export class OAuthCallerService {
+  constructor(
+    private readonly guard: AuthGuard,
+    private readonly sessions: SessionService,
+    private readonly users: UserCacheService,
+  ) {}
+
+  /**
+   * The signed-in, enabled caller (session cookie or access token, with New-Api-User), or null. A
+   * caller who is not fully signed in, banned or deregistered is treated as anonymous: the callback
+   * then signs in instead of binding.
+   */
+  async optional(req: FastifyRequest): Promise<UserSnapshot | null> {
+    if (req.headers['new-api-user'] === undefined && req.headers.authorization === undefined) return null;
+    try {
+      const { snap } = await this.guard.identify(req);
+      return snap.deleted || snap.status !== UserStatus.Enabled ? null : snap;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The caller of a bind that may arrive as a top-level browser redirect (no New-Api-User header can be
+   * sent then): `redirect` is true in that case, and the caller must then prove the request came from
+   * its own console with a state. Same refusals as the guard: 401 not signed in, 403 banned.
+   */
+  async binder(req: FastifyRequest): Promise<{ user: UserSnapshot; redirect: boolean }> {
+    let snap: UserSnapshot | null;
+    let redirect = false;
+    if (req.headers['new-api-user'] !== undefined || req.headers.authorization !== undefined) {
+      snap = (await this.guard.identify(req)).snap;
+    } else {
+      const session = this.sessions.read(req);
+      if (!session) throw unauthorized('not_logged_in');
+      snap = await this.users.get(session.uid);
+      if (!snap) throw unauthorized('not_logged_in');
+      redirect = true;
+    }
+    if (snap.deleted) throw unauthorized('user_deleted');
+    if (snap.status !== UserStatus.Enabled) throw forbidden('user_banned');
+    return { user: snap, redirect };
+  }
+}

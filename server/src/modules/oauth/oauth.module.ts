@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { OptionModule } from '../option/option.module';
+import { UserModule } from '../user/user.module';
+import { OAuthAccountService } from './oauth-account.service';
+import { OAuthCallerService } from './oauth-caller.service';
+import { endpointsFromEnv, OAUTH_ENDPOINTS } from './oauth-endpoints';
+import { OAuthHttpService } from './oauth-http.service';
+import { OAuthStateService } from './oauth-state.service';
+import { OAuthController } from './oauth.controller';
+import { OAuthService } from './oauth.service';
+import { OneTimeStore } from './one-time-store';
+import { GitHubProvider } from './providers/github.provider';
+import { LinuxDoProvider } from './providers/linuxdo.provider';
+import { OidcProvider } from './providers/oidc.provider';
+import { WeChatProvider } from './providers/wechat.provider';
+
+/** Third-party sign-in and account binding (GitHub, OIDC, LinuxDO, WeChat, Telegram). */
+@Module({
+  imports: [AuthModule, UserModule, OptionModule],
+  controllers: [OAuthController],
+  providers: [
+    { provide: OAUTH_ENDPOINTS, useFactory: () => endpointsFromEnv(process.env) },
+    OneTimeStore,
+    OAuthStateService,
+    OAuthCallerService,
+    OAuthAccountService,
+    OAuthHttpService,
+    OAuthService,
+    GitHubProvider,
+    OidcProvider,
+    LinuxDoProvider,
+    WeChatProvider,
+  ],
+})
+export class OAuthModule {}

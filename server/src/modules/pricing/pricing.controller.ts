@@ -1,0 +1,40 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { RawResponse } from '../../common/http/envelope';
+import { UserStatus } from '../../database/entities';
+import { Public } from '../auth/access.decorator';
+import { AuthGuard } from '../auth/auth.guard';
+import type { UserSnapshot } from '../user/user-cache.service';
+import { PricingAnswer, PricingService } from './pricing.service';
+
+@ApiTags('pricing')
+@Controller('api/pricing')
+export class PricingController {
+  constructor(
+    private readonly pricing: PricingService,
+    private readonly auth: AuthGuard,
+  ) {}
+
+  @Get()
+  @Public()
+  @RawResponse()
+  @ApiOperation({
+    summary:
+      'Models of enabled channels with their prices → {success, data: [{model_name, quota_type, model_ratio, ' +
+      'completion_ratio, model_price, enable_groups}], group_ratio, usable_group} (signed-in callers see their groups)',
+  })
+  async get(@Req() req: FastifyRequest): Promise<PricingAnswer> {
+    return this.pricing.pricing(await this.viewer(req));
+  }
+
+  /** The signed-in caller, if any; a visitor (or a failed sign-in) is priced as the default group. */
+  private async viewer(req: FastifyRequest): Promise<UserSnapshot | null> {
+    try {
+      const { snap } = await this.auth.identify(req);
+      return snap.deleted || snap.status !== UserStatus.Enabled ? null : snap;
+    } catch {
+      return null;
+    }
+  }
+}
