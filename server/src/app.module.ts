@@ -19,7 +19,9 @@ import { TokenModule } from './modules/token/token.module';
 import { UserModule } from './modules/user/user.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { BillingModule } from './modules/billing/billing.module';
+import { RedemptionModule } from './modules/redemption/redemption.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { TaskModule } from './modules/task/task.module';
 
 @Module({})
 export class AppModule {
@@ -50,7 +52,9 @@ export class AppModule {
         BillingModule,
         RelayModule,
         ChannelOpsModule,
+        RedemptionModule,
         OAuthModule,
+        TaskModule,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
     };

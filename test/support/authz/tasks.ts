@@ -1,4 +1,9 @@
 /** Authorization matrix rows of the tasks area's routes (see route.ts). */
-import { type Route } from './route';
+import { r, type Route } from './route';
 
-export const TASKS_ROUTES: Route[] = [];
+export const TASKS_ROUTES: Route[] = [
+  r('get', '/api/mj', 'admin', { query: '?p=1&page_size=5' }),
+  r('get', '/api/mj/self', 'user', { query: '?p=1&page_size=5' }),
+  r('get', '/api/task', 'admin', { query: '?p=1&page_size=5&platform=suno' }),
+  r('get', '/api/task/self', 'user', { query: '?p=1&page_size=5' }),
+];

@@ -17,6 +17,6 @@ import { RelayService } from './relay.service';
 @Module({
   imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
   providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService, RealtimeRelay],
-  exports: [RelayRoutes, RelayCacheService, ChannelHealthService, ChannelTestService],
+  exports: [RelayRoutes, RelayCacheService, ChannelHealthService, ChannelTestService, RelayService, RateLimitService],
 })
 export class RelayModule {}

@@ -1,0 +1,237 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { LogType } from '../../database/entities';
+import {
+  Hold,
+  InsufficientQuota,
+  LogDraft,
+  Payer,
+  QuotaLedgerService,
+} from '../billing/quota-ledger.service';
+import { fixedQuota } from '../billing/pricing';
+import { OptionService } from '../option/option.service';
+import { ChannelHealthService } from '../relay/channel-health.service';
+import { RelayError, relayFail } from '../relay/errors';
+import { RateLimitService } from '../relay/rate-limit.service';
+import type { RelayContext } from '../relay/relay-context';
+import { clientType } from '../relay/relay.service';
+
+/**
+ * What a task's settlement needs to know, kept with the task row from submission to its end (the
+ * reservation stays open while the task runs): who pays, the reserved amount, the consume-log row
+ * written with the reservation, and the fields of that log.
+ */
+export interface TaskCharge {
+  reserved: number;
+  log_id: number | null;
+  token_id: number;
+  token_name: string;
+  unlimited: boolean;
+  username: string;
+  group: string;
+  model: string;
+  ip: string;
+  request_id: string;
+  client_type: string;
+  /** Unix seconds of the submission (the log's time). */
+  created_at: number;
+  model_price: number;
+  group_ratio: number;
+  user_group_ratio: number;
+}
+
+/** The task a settlement is about (it names the task in the log). */
+export interface TaskRef {
+  userId: number;
+  channelId: number;
+  platform: 'midjourney' | 'suno';
+  action: string;
+  taskId: string;
+}
+
+const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** A stored charge read back; null when absent or not one of ours. */
+export function chargeOf(v: unknown): TaskCharge | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.reserved !== 'number' || !Number.isSafeInteger(o.reserved) || o.reserved < 0) return null;
+  return {
+    reserved: o.reserved,
+    log_id: typeof o.log_id === 'number' && Number.isSafeInteger(o.log_id) ? o.log_id : null,
+    token_id: num(o.token_id),
+    token_name: str(o.token_name),
+    unlimited: o.unlimited === true,
+    username: str(o.username),
+    group: str(o.group),
+    model: str(o.model),
+    ip: str(o.ip),
+    request_id: str(o.request_id),
+    client_type: str(o.client_type) || 'other',
+    created_at: num(o.created_at),
+    model_price: num(o.model_price, -1),
+    group_ratio: num(o.group_ratio, 1),
+    user_group_ratio: num(o.user_group_ratio, -1),
+  };
+}
+
+/**
+ * Billing of asynchronous tasks through the quota ledger. The whole per-call price (ModelPrice ×
+ * QuotaPerUnit × group ratio) is reserved at submission, together with the consume-log row. When the
+ * task ends, the reservation is settled once: as the charge when it succeeded (usage counters, channel
+ * usage and the dashboard aggregate follow), or refunded in full when it failed or was refused, the
+ * log row turning into an error log that says so.
+ */
+@Injectable()
+export class TaskBillingService {
+  private readonly logger = new Logger('TaskBilling');
+
+  constructor(
+    private readonly ledger: QuotaLedgerService,
+    private readonly options: OptionService,
+    private readonly health: ChannelHealthService,
+    private readonly limits: RateLimitService,
+  ) {}
+
+  /** The quota of one call of the context's model: its fixed price; free models cost 0. */
+  quotaOf(ctx: RelayContext): number {
+    const p = ctx.price;
+    if (p.modelPrice >= 0) return fixedQuota(p);
+    // Unpriced models accepted by self-use mode or the user's opt-in come with ratio 0: free.
+    if (p.modelRatio === 0) return 0;
+    throw new RelayError(403, 'task_price_required', { model: ctx.model }, '', 'model_price_error');
+  }
+
+  private logEnabled(): boolean {
+    return this.options.bool('LogConsumeEnabled');
+  }
+
+  private payer(userId: number, c: TaskCharge): Payer {
+    return { userId, tokenId: c.token_id, tokenUnlimited: c.unlimited };
+  }
+
+  private hold(userId: number, c: TaskCharge): Hold {
+    return { payer: this.payer(userId, c), reserved: c.reserved, logId: c.log_id };
+  }
+
+  private draft(
+    ref: TaskRef,
+    c: TaskCharge,
+    type: LogDraft['type'],
+    quota: number,
+    content: string,
+  ): LogDraft {
+    return {
+      user_id: ref.userId,
+      created_at: c.created_at,
+      type,
+      content,
+      username: c.username,
+      token_name: c.token_name,
+      token_id: c.token_id,
+      model_name: c.model,
+      quota,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      use_time: Math.max(0, Math.round(Date.now() / 1000) - c.created_at),
+      is_stream: false,
+      channel_id: ref.channelId,
+      group: c.group,
+      ip: c.ip,
+      request_id: c.request_id,
+      other: JSON.stringify({
+        group: c.group,
+        client_type: c.client_type,
+        model_ratio: 0,
+        model_price: c.model_price,
+        completion_ratio: 1,
+        group_ratio: c.group_ratio,
+        user_group_ratio: c.user_group_ratio,
+        platform: ref.platform,
+        action: ref.action,
+        task_id: ref.taskId,
+        admin_info: { use_channel: [ref.channelId] },
+      }),
+    };
+  }
+
+  /**
+   * Reserves `quota` from the user and the token (nothing when 0), with the consume-log row.
+   * Refusal → 403 and nothing changes.
+   */
+  async reserve(ctx: RelayContext, quota: number, ref: Omit<TaskRef, 'taskId'>): Promise<TaskCharge> {
+    const charge: TaskCharge = {
+      reserved: quota,
+      log_id: null,
+      token_id: ctx.token?.id ?? 0,
+      token_name: ctx.tokenName,
+      unlimited: ctx.token?.unlimited ?? true,
+      username: ctx.user.username,
+      group: ctx.group,
+      model: ctx.model,
+      ip: ctx.req.ip,
+      request_id: ctx.req.requestId,
+      client_type: clientType(ctx.req.userAgent),
+      created_at: Math.floor(ctx.startedAt / 1000),
+      model_price: ctx.price.modelPrice,
+      group_ratio: ctx.price.groupRatio,
+      user_group_ratio: ctx.price.userGroupRatio,
+    };
+    const log = this.logEnabled()
+      ? this.draft({ ...ref, taskId: '' }, charge, LogType.Consume, quota, 'in progress')
+      : null;
+    try {
+      const hold = await this.ledger.reserve(this.payer(ref.userId, charge), quota, log);
+      charge.log_id = hold.logId;
+    } catch (err) {
+      if (err instanceof InsufficientQuota)
+        throw relayFail(
+          403,
+          err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient',
+          {},
+          'insufficient_quota',
+        );
+      throw err;
+    }
+    if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= quota;
+    if (quota > 0) void this.health.afterCharge(ctx.user, quota).catch(() => undefined);
+    return charge;
+  }
+
+  /** The upstream accepted the task: it counts as a successful request for the rate limits. */
+  accepted(userId: number): void {
+    void this.limits
+      .success(userId)
+      .catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
+  }
+
+  /** The task succeeded: the reservation becomes the charge and its log the final consume log. */
+  succeed(ref: TaskRef, c: TaskCharge): void {
+    const content = `${ref.platform} ${ref.action} ${ref.taskId}`.trim();
+    this.ledger.settle({
+      hold: this.hold(ref.userId, c),
+      channelId: ref.channelId,
+      charged: c.reserved,
+      failed: false,
+      log: this.logEnabled() ? this.draft(ref, c, LogType.Consume, c.reserved, content) : null,
+      stat: { username: c.username, model: c.model, tokens: 0 },
+    });
+  }
+
+  /** The task failed or was refused: the whole reservation goes back; an error log says why. */
+  refund(ref: TaskRef, c: TaskCharge, reason: string): void {
+    const what = `${ref.platform} ${ref.action}${ref.taskId ? ' ' + ref.taskId : ''}`;
+    const content = `${what} failed: ${reason || 'unknown reason'}; ${c.reserved} quota refunded`.slice(
+      0,
+      2000,
+    );
+    this.ledger.settle({
+      hold: this.hold(ref.userId, c),
+      channelId: ref.channelId,
+      charged: 0,
+      failed: true,
+      log: this.draft(ref, c, LogType.Error, 0, content),
+      stat: null,
+    });
+  }
+}

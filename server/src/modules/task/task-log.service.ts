@@ -1,0 +1,198 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { fail } from '../../common/app-error';
+import { Page, pageOf, parsePage } from '../../common/pagination';
+import { Midjourney, Task } from '../../database/entities';
+import { OptionService } from '../option/option.service';
+import { imageUrlOf } from './midjourney/mj-wire';
+import { parseJson } from './task-meta';
+
+type Raw = Record<string, unknown>;
+
+/** The largest timestamps accepted: 9999-12-31T23:59:59Z in seconds and in milliseconds. */
+const MAX_SECONDS = 253_402_300_799;
+const MAX_MS = MAX_SECONDS * 1000 + 999;
+const MAX_INT = 2_147_483_647;
+
+const invalid = (field: string, reason: string) => fail('task_param_invalid', { field, reason });
+
+/** One query parameter as text: absent → '', repeated or an object → refused. */
+function text(query: Raw, field: string, max: number): string {
+  const v = query[field];
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw invalid(field, 'must be given once, as text');
+  const s = v.trim();
+  if ([...s].length > max) throw invalid(field, `longer than ${max} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(s)) throw invalid(field, 'contains control characters');
+  return s;
+}
+
+/** A non-negative integer parameter; absent or empty → 0. */
+function integer(query: Raw, field: string, max: number): number {
+  const s = text(query, field, 20);
+  if (!s) return 0;
+  if (!/^\d{1,16}$/.test(s) || Number(s) > max) throw invalid(field, `must be an integer from 0 to ${max}`);
+  return Number(s);
+}
+
+/** A drawing task as the drawing log lists it (admins also see the user and the channel). */
+export interface MjLogItem {
+  id: number;
+  user_id?: number;
+  channel_id?: number;
+  created_at: number;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  action: string;
+  mj_id: string;
+  code: number;
+  status: string;
+  progress: string;
+  image_url: string;
+  prompt: string;
+  prompt_en: string;
+  description: string;
+  fail_reason: string;
+  quota: number;
+}
+
+/** A generic task as the task log lists it (admins also see the user and the channel). */
+export interface TaskLogItem {
+  id: number;
+  user_id?: number;
+  channel_id?: number;
+  created_at: number;
+  updated_at: number;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  platform: string;
+  action: string;
+  task_id: string;
+  status: string;
+  progress: string;
+  fail_reason: string;
+  quota: number;
+  data: unknown;
+}
+
+/**
+ * The drawing log (`/api/mj`, timestamps in milliseconds) and the task log (`/api/task`, seconds):
+ * every task for admins (with a channel filter), the caller's own otherwise — users never see
+ * another's task nor any channel. Newest first; every filter is a bound parameter.
+ */
+@Injectable()
+export class TaskLogService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly options: OptionService,
+  ) {}
+
+  private async page<T extends object, V>(
+    qb: SelectQueryBuilder<T>,
+    query: Raw,
+    view: (row: T) => V,
+  ): Promise<Page<V>> {
+    const q = parsePage(query);
+    const [rows, total] = await qb.skip(q.offset).take(q.pageSize).getManyAndCount();
+    return pageOf(rows.map(view), total, q);
+  }
+
+  private range<T extends object>(qb: SelectQueryBuilder<T>, query: Raw, column: string, max: number): void {
+    const start = integer(query, 'start_timestamp', max);
+    const end = integer(query, 'end_timestamp', max);
+    if (start) qb.andWhere(`${column} >= :start`, { start });
+    if (end) qb.andWhere(`${column} <= :end`, { end });
+  }
+
+  /** GET /api/mj (`ownerId` null: everyone's, channel and user filters) and /api/mj/self (the owner's). */
+  listDrawings(query: Raw, ownerId: number | null): Promise<Page<MjLogItem>> {
+    const admin = ownerId === null;
+    const qb = this.ds.getRepository(Midjourney).createQueryBuilder('m').orderBy('m.id', 'DESC');
+    if (ownerId !== null) qb.andWhere('m.user_id = :uid', { uid: ownerId });
+    if (admin) {
+      const channel = integer(query, 'channel_id', MAX_INT);
+      if (channel) qb.andWhere('m.channel_id = :channel', { channel });
+      const user = integer(query, 'user_id', MAX_INT);
+      if (user) qb.andWhere('m.user_id = :user', { user });
+    }
+    const mjId = text(query, 'mj_id', 191);
+    if (mjId) qb.andWhere('m.mj_id = :mjId', { mjId });
+    const action = text(query, 'action', 40).toUpperCase();
+    if (action) qb.andWhere('m.action = :action', { action });
+    const status = text(query, 'status', 20).toUpperCase();
+    if (status) qb.andWhere('m.status = :status', { status });
+    this.range(qb, query, 'm.submit_time', MAX_MS);
+    const forward = this.options.bool('MjForwardUrlEnabled');
+    const server = this.options.get('ServerAddress');
+    return this.page(qb, query, (r) => this.drawing(r, admin, forward, server));
+  }
+
+  private drawing(r: Midjourney, admin: boolean, forward: boolean, server: string): MjLogItem {
+    return {
+      id: r.id,
+      ...(admin ? { user_id: r.user_id, channel_id: r.channel_id } : {}),
+      created_at: Number(r.created_at),
+      submit_time: Number(r.submit_time),
+      start_time: Number(r.start_time),
+      finish_time: Number(r.finish_time),
+      action: r.action,
+      mj_id: r.mj_id,
+      code: r.code,
+      status: r.status,
+      progress: r.progress,
+      image_url: imageUrlOf(r, forward, server),
+      prompt: r.prompt ?? '',
+      prompt_en: r.prompt_en ?? '',
+      description: r.description ?? '',
+      fail_reason: r.fail_reason ?? '',
+      quota: Number(r.quota),
+    };
+  }
+
+  /** GET /api/task (`ownerId` null: everyone's, channel and user filters) and /api/task/self (the owner's). */
+  listTasks(query: Raw, ownerId: number | null): Promise<Page<TaskLogItem>> {
+    const admin = ownerId === null;
+    const qb = this.ds.getRepository(Task).createQueryBuilder('t').orderBy('t.id', 'DESC');
+    if (ownerId !== null) qb.andWhere('t.user_id = :uid', { uid: ownerId });
+    if (admin) {
+      const channel = integer(query, 'channel_id', MAX_INT);
+      if (channel) qb.andWhere('t.channel_id = :channel', { channel });
+      const user = integer(query, 'user_id', MAX_INT);
+      if (user) qb.andWhere('t.user_id = :user', { user });
+    }
+    const taskId = text(query, 'task_id', 191);
+    if (taskId) qb.andWhere('t.task_id = :taskId', { taskId });
+    const platform = text(query, 'platform', 30).toLowerCase();
+    if (platform) qb.andWhere('t.platform = :platform', { platform });
+    const action = text(query, 'action', 40).toUpperCase();
+    if (action) qb.andWhere('t.action = :action', { action });
+    const status = text(query, 'status', 20).toUpperCase();
+    if (status) qb.andWhere('t.status = :status', { status });
+    this.range(qb, query, 't.submit_time', MAX_SECONDS);
+    return this.page(qb, query, (r) => this.task(r, admin));
+  }
+
+  private task(r: Task, admin: boolean): TaskLogItem {
+    return {
+      id: r.id,
+      ...(admin ? { user_id: r.user_id, channel_id: r.channel_id } : {}),
+      created_at: Number(r.created_at),
+      updated_at: Number(r.updated_at),
+      submit_time: Number(r.submit_time),
+      start_time: Number(r.start_time),
+      finish_time: Number(r.finish_time),
+      platform: r.platform,
+      action: r.action,
+      task_id: r.task_id,
+      status: r.status,
+      progress: r.progress,
+      fail_reason: r.fail_reason ?? '',
+      quota: Number(r.quota),
+      data: parseJson(r.data, null),
+    };
+  }
+}
