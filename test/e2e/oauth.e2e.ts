@@ -55,7 +55,6 @@ describe('third-party sign-in', () => {
   let t: TestApp;
   let root: ApiClient;
   let mock: MockOAuthProvider;
-  const envBefore = { ...process.env };
 
   const users = () => t.ds.getRepository(User);
   const browser = () => new Browser(t.url);
@@ -102,10 +101,12 @@ describe('third-party sign-in', () => {
 
   beforeAll(async () => {
     mock = await MockOAuthProvider.start();
-    process.env.GITHUB_OAUTH_URL = `${mock.url}/github`;
-    process.env.GITHUB_API_URL = `${mock.url}/github-api`;
-    process.env.LINUXDO_OAUTH_URL = `${mock.url}/linuxdo`;
-    t = await startApp({ ALLOW_PRIVATE_OUTBOUND: 'true' });
+    t = await startApp({
+      ALLOW_PRIVATE_OUTBOUND: 'true',
+      GITHUB_OAUTH_URL: `${mock.url}/github`,
+      GITHUB_API_URL: `${mock.url}/github-api`,
+      LINUXDO_OAUTH_URL: `${mock.url}/linuxdo`,
+    });
     root = await setupRoot(t);
     await setOption('QuotaForNewUser', NEW_USER_QUOTA);
     await setOption('QuotaForInvitee', INVITEE_QUOTA);
@@ -114,7 +115,6 @@ describe('third-party sign-in', () => {
   afterAll(async () => {
     await t.close();
     await mock.close();
-    process.env = envBefore;
   });
 
   describe('while every provider is off', () => {
@@ -897,13 +897,12 @@ describe('sign-in states across nodes (Redis)', () => {
   let a: TestApp;
   let b: TestApp;
   let mock: MockOAuthProvider;
-  const envBefore = { ...process.env };
 
   beforeAll(async () => {
     mock = await MockOAuthProvider.start();
-    process.env.GITHUB_OAUTH_URL = `${mock.url}/github`;
-    process.env.GITHUB_API_URL = `${mock.url}/github-api`;
     const env = {
+      GITHUB_OAUTH_URL: `${mock.url}/github`,
+      GITHUB_API_URL: `${mock.url}/github-api`,
       REDIS_CONN_STRING: REDIS_URL,
       REDIS_PREFIX: `gh_oauth_${process.pid}_${Date.now()}`,
       ALLOW_PRIVATE_OUTBOUND: 'true',
@@ -919,7 +918,6 @@ describe('sign-in states across nodes (Redis)', () => {
     await b.close();
     await a.close();
     await mock.close();
-    process.env = envBefore;
   });
 
   it('a state issued by one node is accepted once by another', async () => {

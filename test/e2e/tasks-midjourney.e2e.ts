@@ -16,9 +16,7 @@ import {
 import { ApiClient, makeUser, putOption, setupRoot, startApp, startNode, TestApp } from '../support/test-app';
 
 // The poller of this suite's server runs every 200 ms; tasks time out after 10 minutes.
-const savedEnv = { interval: process.env.TASK_POLL_INTERVAL, timeout: process.env.TASK_TIMEOUT };
-process.env.TASK_POLL_INTERVAL = '0.2';
-process.env.TASK_TIMEOUT = '600';
+const TASK_ENV = { TASK_POLL_INTERVAL: '0.2', TASK_TIMEOUT: '600' };
 
 const IMAGINE = 50_000; // mj_imagine 0.1 USD × 500000
 const UPSCALE = 25_000; // mj_upscale 0.05 USD
@@ -118,7 +116,7 @@ describe('Midjourney-proxy relay', () => {
 
   beforeAll(async () => {
     mock = await MockMidjourney.start();
-    t = await startApp({ ALLOW_PRIVATE_OUTBOUND: 'true' });
+    t = await startApp({ ALLOW_PRIVATE_OUTBOUND: 'true', ...TASK_ENV });
     root = await setupRoot(t);
     await putOption(root, 'DrawingEnabled', true);
     await putOption(root, 'ServerAddress', t.url);
@@ -141,12 +139,6 @@ describe('Midjourney-proxy relay', () => {
   afterAll(async () => {
     await t?.close();
     await mock?.close();
-    for (const [k, v] of [
-      ['TASK_POLL_INTERVAL', savedEnv.interval],
-      ['TASK_TIMEOUT', savedEnv.timeout],
-    ] as const)
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
   });
 
   it('submits, holds the price, and the poller brings the task to SUCCESS with its image; billed once, exactly', async () => {
@@ -787,7 +779,7 @@ describe('Midjourney-proxy relay', () => {
 
   it('polls only on the master node', async () => {
     expect(t.app.get(TaskPoller).active).toBe(true);
-    const slave = await startNode(t, { NODE_TYPE: 'slave' });
+    const slave = await startNode(t, { NODE_TYPE: 'slave', ...TASK_ENV });
     try {
       expect(slave.app.get(TaskPoller).active).toBe(false);
       // A slave still relays: the task it takes is finished by the master's poller.

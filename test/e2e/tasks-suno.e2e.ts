@@ -13,9 +13,8 @@ import {
 } from '../support/relay-fixtures';
 import { ApiClient, makeUser, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
 
-const savedEnv = { interval: process.env.TASK_POLL_INTERVAL, timeout: process.env.TASK_TIMEOUT };
-process.env.TASK_POLL_INTERVAL = '0.2';
-process.env.TASK_TIMEOUT = '600';
+// The poller of this suite's server runs every 200 ms; tasks time out after 10 minutes.
+const TASK_ENV = { TASK_POLL_INTERVAL: '0.2', TASK_TIMEOUT: '600' };
 
 const MUSIC = 50_000; // suno_music 0.1 USD × 500000
 const LYRICS = 5_000; // suno_lyrics 0.01 USD
@@ -65,7 +64,7 @@ describe('Suno relay', () => {
 
   beforeAll(async () => {
     mock = await MockSuno.start();
-    t = await startApp();
+    t = await startApp(TASK_ENV);
     root = await setupRoot(t);
     alice = await makeUser(t, root);
     bob = await makeUser(t, root);
@@ -85,12 +84,6 @@ describe('Suno relay', () => {
   afterAll(async () => {
     await t?.close();
     await mock?.close();
-    for (const [k, v] of [
-      ['TASK_POLL_INTERVAL', savedEnv.interval],
-      ['TASK_TIMEOUT', savedEnv.timeout],
-    ] as const)
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
   });
 
   it('submits music, holds the price, polls it to SUCCESS with its songs; billed once, exactly', async () => {

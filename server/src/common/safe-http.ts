@@ -34,10 +34,10 @@ export interface SafeRequestOptions {
   maxBytes?: number;
 }
 
-export interface SafeResponse {
+export interface SafeResponse<B = string> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: string;
+  body: B;
   url: string;
 }
 
@@ -76,6 +76,12 @@ export class SafeHttpClient {
   }
 
   async fetch(url: string, opts: SafeRequestOptions = {}): Promise<SafeResponse> {
+    const res = await this.fetchBytes(url, opts);
+    return { ...res, body: res.body.toString('utf8') };
+  }
+
+  /** As fetch, with the body as bytes (images). */
+  async fetchBytes(url: string, opts: SafeRequestOptions = {}): Promise<SafeResponse<Buffer>> {
     let current = new URL(url);
     const maxRedirects = opts.maxRedirects ?? 5;
     for (let hop = 0; ; hop++) {
@@ -113,13 +119,19 @@ export class SafeHttpClient {
   }
 }
 
-async function readLimited(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
+async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  maxBytes: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > maxBytes) throw new Error(`response larger than ${maxBytes} bytes`);
+    if (size > maxBytes) {
+      body.destroy();
+      throw new Error(`response larger than ${maxBytes} bytes`);
+    }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

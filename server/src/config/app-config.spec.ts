@@ -60,6 +60,35 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the task poller and sign-in provider settings, refusing out-of-range values', () => {
+    const cwd = dir();
+    const d = loadConfig({}, { cwd, quiet: true });
+    expect([d.taskPollIntervalMs, d.taskTimeoutMs]).toEqual([15_000, 3_600_000]);
+    expect(d.oauthUrls).toEqual({
+      githubOAuth: 'https://github.com',
+      githubApi: 'https://api.github.com',
+      linuxdo: 'https://connect.linux.do',
+    });
+    const c = loadConfig(
+      { TASK_POLL_INTERVAL: '0.2', TASK_TIMEOUT: '90', GITHUB_OAUTH_URL: 'https://ghe.example.com/' },
+      { cwd, quiet: true },
+    );
+    expect([c.taskPollIntervalMs, c.taskTimeoutMs, c.oauthUrls.githubOAuth]).toEqual([
+      200,
+      90_000,
+      'https://ghe.example.com',
+    ]);
+    expect(loadConfig({ TASK_POLL_INTERVAL: '0' }, { cwd, quiet: true }).taskPollIntervalMs).toBe(0);
+    for (const bad of ['-1', 'abc', '0.01', '1e3', '100000'])
+      expect(() => loadConfig({ TASK_POLL_INTERVAL: bad }, { cwd, quiet: true })).toThrow(
+        /TASK_POLL_INTERVAL/,
+      );
+    expect(() => loadConfig({ TASK_TIMEOUT: '0.5' }, { cwd, quiet: true })).toThrow(/TASK_TIMEOUT/);
+    expect(() => loadConfig({ LINUXDO_OAUTH_URL: 'ftp://x' }, { cwd, quiet: true })).toThrow(
+      /LINUXDO_OAUTH_URL/,
+    );
+  });
+
   it('splits trusted proxies', () => {
     const c = loadConfig(
       { TRUSTED_PROXIES: '10.0.0.1, 10.0.0.0/8 ,', SESSION_SECRET: 'x'.repeat(16) },

@@ -44,6 +44,12 @@ export interface AppConfig {
   allowPrivateOutbound: boolean;
   /** Extra certificate authorities (PEM) trusted for outbound HTTPS: webhooks, OIDC, channel account calls. */
   outboundCa: string | null;
+  /** Background polling of unfinished Midjourney/Suno tasks on the master node; 0 = off. */
+  taskPollIntervalMs: number;
+  /** An unfinished task this old (since submission) fails and is refunded. */
+  taskTimeoutMs: number;
+  /** Bases of the sign-in providers with fixed addresses (GitHub Enterprise, or local test providers). */
+  oauthUrls: { githubOAuth: string; githubApi: string; linuxdo: string };
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +141,15 @@ export function loadConfig(
     versionCheckRepo: dto.VERSION_CHECK_REPO ?? 'gatehouse-gateway/gatehouse',
     allowPrivateOutbound: dto.ALLOW_PRIVATE_OUTBOUND === 'true',
     outboundCa: dto.OUTBOUND_CA_FILE ? readCaFile(resolvePath(cwd, dto.OUTBOUND_CA_FILE)) : null,
+    taskPollIntervalMs: Math.round(
+      secondsIn(dto.TASK_POLL_INTERVAL, 15, 0.05, 86_400, 'TASK_POLL_INTERVAL') * 1000,
+    ),
+    taskTimeoutMs: (secondsIn(dto.TASK_TIMEOUT, 3600, 1, 30 * 86_400, 'TASK_TIMEOUT') || 3600) * 1000,
+    oauthUrls: {
+      githubOAuth: baseUrl(dto.GITHUB_OAUTH_URL, 'https://github.com'),
+      githubApi: baseUrl(dto.GITHUB_API_URL, 'https://api.github.com'),
+      linuxdo: baseUrl(dto.LINUXDO_OAUTH_URL, 'https://connect.linux.do'),
+    },
   };
 }
 
@@ -143,9 +158,24 @@ function readCaFile(path: string): string {
   try {
     pem = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ConfigError(`Invalid environment:\n  OUTBOUND_CA_FILE: cannot read ${path} (${(e as Error).message})`);
+    throw new ConfigError(
+      `Invalid environment:\n  OUTBOUND_CA_FILE: cannot read ${path} (${(e as Error).message})`,
+    );
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----'))
     throw new ConfigError(`Invalid environment:\n  OUTBOUND_CA_FILE: ${path} holds no PEM certificate`);
   return pem;
+}
+
+/** Seconds from the environment: the default when unset, else 0 or a value within [min, max]. */
+function secondsIn(raw: string | undefined, dflt: number, min: number, max: number, name: string): number {
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const v = Number(raw);
+  if (v !== 0 && (v < min || v > max))
+    throw new ConfigError(`Invalid environment:\n  ${name}: must be 0 or between ${min} and ${max} seconds`);
+  return v;
+}
+
+function baseUrl(raw: string | undefined, dflt: string): string {
+  return raw?.trim() ? raw.trim().replace(/\/+$/, '') : dflt;
 }

@@ -42,4 +42,17 @@ export class EnvDto {
   @IsOptional() @Matches(/^[\w.-]+\/[\w.-]+$/, { message: 'must be owner/name' }) VERSION_CHECK_REPO?: string;
   @IsOptional() @IsIn(['true', 'false']) ALLOW_PRIVATE_OUTBOUND?: string;
   @IsOptional() @IsString() OUTBOUND_CA_FILE?: string;
+  @IsOptional()
+  @Matches(/^\d{1,9}(\.\d{1,3})?$/, { message: 'must be a number of seconds (0 = off)' })
+  TASK_POLL_INTERVAL?: string;
+  @IsOptional() @Matches(/^\d{1,9}$/, { message: 'must be a whole number of seconds' }) TASK_TIMEOUT?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+/i, { message: 'must be an http(s) URL' })
+  GITHUB_OAUTH_URL?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+/i, { message: 'must be an http(s) URL' })
+  GITHUB_API_URL?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+/i, { message: 'must be an http(s) URL' })
+  LINUXDO_OAUTH_URL?: string;
 }

@@ -7,7 +7,10 @@ describe('parseSqlDsn', () => {
   });
 
   it('reads PostgreSQL URLs', () => {
-    expect(parseSqlDsn('postgres://u:p@h:5432/db', '')).toEqual({ type: 'postgres', url: 'postgres://u:p@h:5432/db' });
+    expect(parseSqlDsn('postgres://u:p@h:5432/db', '')).toEqual({
+      type: 'postgres',
+      url: 'postgres://u:p@h:5432/db',
+    });
     expect(parseSqlDsn('postgresql://h/db', '').type).toBe('postgres');
   });
 
@@ -20,7 +23,11 @@ describe('parseSqlDsn', () => {
       password: 'secret',
       database: 'gh',
     });
-    expect(parseSqlDsn('root@tcp(localhost)/gh', '')).toMatchObject({ host: 'localhost', port: 3306, password: '' });
+    expect(parseSqlDsn('root@tcp(localhost)/gh', '')).toMatchObject({
+      host: 'localhost',
+      port: 3306,
+      password: '',
+    });
   });
 
   it('reads mysql:// URLs with escaped credentials', () => {

@@ -31,7 +31,10 @@ export function parseSqlDsn(dsn: string, sqlitePath: string): DatabaseConfig {
     };
   }
   const m = /^([^:@]*)(?::([^@]*))?@(?:tcp\(([^)]*)\)|unix\(([^)]*)\))?\/([^?]+)(?:\?.*)?$/.exec(s);
-  if (!m) throw new Error('not a recognised DSN (expected postgres://..., mysql://... or user:pass@tcp(host:port)/db)');
+  if (!m)
+    throw new Error(
+      'not a recognised DSN (expected postgres://..., mysql://... or user:pass@tcp(host:port)/db)',
+    );
   const [, user, pass, hostPort] = m;
   const database = m[5];
   const [host, port] = (hostPort ?? '127.0.0.1:3306').split(':');

@@ -1,12 +1,9 @@
-import { Logger } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config';
 
 /**
- * Base addresses of the providers with fixed endpoints. The defaults are the public services; the
- * environment can point them elsewhere (a GitHub Enterprise Server, or the local mock providers of
- * the tests):
- *   GITHUB_OAUTH_URL   authorize and token pages   default https://github.com
- *   GITHUB_API_URL     REST API (/user)            default https://api.github.com
- *   LINUXDO_OAUTH_URL  LinuxDO Connect             default https://connect.linux.do
+ * Endpoints of the providers with fixed addresses. The bases default to the public services; the
+ * environment can point them elsewhere (GITHUB_OAUTH_URL, GITHUB_API_URL and LINUXDO_OAUTH_URL: a
+ * GitHub Enterprise Server, or the local mock providers of the tests).
  */
 export interface OAuthEndpoints {
   github: { authorize: string; token: string; user: string; emails: string };
@@ -15,20 +12,8 @@ export interface OAuthEndpoints {
 
 export const OAUTH_ENDPOINTS = Symbol('OAUTH_ENDPOINTS');
 
-function base(env: Record<string, string | undefined>, name: string, fallback: string): string {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^https?:\/\/[^/\s]+/i.test(raw)) {
-    new Logger('OAuth').warn(`${name} is not an http(s) URL; using ${fallback}`);
-    return fallback;
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-export function endpointsFromEnv(env: Record<string, string | undefined> = process.env): OAuthEndpoints {
-  const gh = base(env, 'GITHUB_OAUTH_URL', 'https://github.com');
-  const api = base(env, 'GITHUB_API_URL', 'https://api.github.com');
-  const ld = base(env, 'LINUXDO_OAUTH_URL', 'https://connect.linux.do');
+export function endpointsOf(urls: AppConfig['oauthUrls']): OAuthEndpoints {
+  const { githubOAuth: gh, githubApi: api, linuxdo: ld } = urls;
   return {
     github: {
       authorize: `${gh}/login/oauth/authorize`,

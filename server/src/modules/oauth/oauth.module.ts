@@ -4,7 +4,9 @@ import { OptionModule } from '../option/option.module';
 import { UserModule } from '../user/user.module';
 import { OAuthAccountService } from './oauth-account.service';
 import { OAuthCallerService } from './oauth-caller.service';
-import { endpointsFromEnv, OAUTH_ENDPOINTS } from './oauth-endpoints';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/app-config';
+import { endpointsOf, OAUTH_ENDPOINTS } from './oauth-endpoints';
 import { OAuthHttpService } from './oauth-http.service';
 import { OAuthStateService } from './oauth-state.service';
 import { OAuthController } from './oauth.controller';
@@ -20,7 +22,11 @@ import { WeChatProvider } from './providers/wechat.provider';
   imports: [AuthModule, UserModule, OptionModule],
   controllers: [OAuthController],
   providers: [
-    { provide: OAUTH_ENDPOINTS, useFactory: () => endpointsFromEnv(process.env) },
+    {
+      provide: OAUTH_ENDPOINTS,
+      useFactory: (c: AppConfig) => endpointsOf(c.oauthUrls),
+      inject: [APP_CONFIG],
+    },
     OneTimeStore,
     OAuthStateService,
     OAuthCallerService,

@@ -9,7 +9,7 @@ import { Json } from './midjourney/mj-wire';
 import { sunoAuth } from './suno/suno-relay.service';
 import { SunoTaskStore } from './suno/suno-tasks.service';
 import { parseSunoAnswer } from './suno/suno-wire';
-import { loadTaskConfig, POLL_BATCH, POLL_LIMIT, TaskConfig } from './task-config';
+import { POLL_BATCH, POLL_LIMIT } from './task-config';
 import { parseJson } from './task-meta';
 import { TaskUpstream } from './task-upstream';
 
@@ -32,7 +32,6 @@ function chunks<T>(list: T[], size: number): T[][] {
 @Injectable()
 export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('TaskPoller');
-  readonly settings: TaskConfig = loadTaskConfig();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private next: Promise<void> | null = null;
@@ -48,7 +47,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.nodeType !== 'master' || this.settings.pollIntervalMs <= 0) return;
+    if (this.config.nodeType !== 'master' || this.config.taskPollIntervalMs <= 0) return;
     this.polling = true;
     this.schedule();
   }
@@ -70,7 +69,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.pollOnce().finally(() => this.schedule());
-    }, this.settings.pollIntervalMs);
+    }, this.config.taskPollIntervalMs);
     this.timer.unref();
   }
 
@@ -100,7 +99,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private timeoutReason(): string {
-    return `the task timed out (no result within ${Math.round(this.settings.timeoutMs / 1000)} s)`;
+    return `the task timed out (no result within ${Math.round(this.config.taskTimeoutMs / 1000)} s)`;
   }
 
   private async pollMidjourney(): Promise<void> {
@@ -108,7 +107,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
     const rows = await this.mj.unfinished(POLL_LIMIT);
     const byChannel = new Map<number, Map<string, Midjourney[]>>();
     for (const row of rows) {
-      if (now - Number(row.submit_time) > this.settings.timeoutMs)
+      if (now - Number(row.submit_time) > this.config.taskTimeoutMs)
         await this.mj.fail(row, this.timeoutReason(), now);
       else if (!row.mj_id) await this.mj.fail(row, 'the upstream gave no task id', now);
       else {
@@ -156,7 +155,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
     const rows = await this.suno.unfinished(POLL_LIMIT);
     const byChannel = new Map<number, Map<string, Task[]>>();
     for (const row of rows) {
-      if ((now - Number(row.submit_time)) * 1000 > this.settings.timeoutMs)
+      if ((now - Number(row.submit_time)) * 1000 > this.config.taskTimeoutMs)
         await this.suno.fail(row, this.timeoutReason(), now);
       else if (!row.task_id) await this.suno.fail(row, 'the upstream gave no task id', now);
       else {

@@ -24,15 +24,11 @@ export interface Credit {
  * one caller ever wins), the balance delta (`quota + n`, never a cached value written back) and the
  * type-1 top-up log that explains it. After the commit the user cache is told, as an admin's
  * add_quota does, so the relay's balance view follows at once on every node.
- *
- * SQLite has one connection, on which TypeORM turns overlapping transactions into nested savepoints
- * (one caller's rollback could then undo another's claim). Credits are therefore run one at a time
- * there; MariaDB and PostgreSQL rely on the row lock of the conditional UPDATE.
+ * Concurrent claims are decided by the conditional UPDATE's row lock (on SQLite, transactions run one
+ * at a time: server/src/database/sqlite-serial.ts).
  */
 @Injectable()
 export class WalletCreditService {
-  private queue: Promise<unknown> = Promise.resolve();
-
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly users: UserService,
@@ -55,41 +51,32 @@ export class WalletCreditService {
    * same transaction. Returns the credit, or null when the claim lost (nothing was written).
    */
   async creditOnce(claim: (m: EntityManager) => Promise<Credit | null>): Promise<Credit | null> {
-    const credit = await this.serial(() =>
-      this.ds.transaction(async (m) => {
-        const c = await claim(m);
-        if (!c) return null;
-        try {
-          await this.users.applyQuotaDelta(m, c.userId, c.quota, null);
-        } catch (e) {
-          if (e instanceof AppError && e.key === 'quota_invalid') throw fail('wallet_balance_overflow');
-          throw e;
-        }
-        const user = await m
-          .getRepository(User)
-          .findOne({ where: { id: c.userId }, select: { id: true, username: true } });
-        await this.logs.record(
-          {
-            userId: c.userId,
-            username: user?.username ?? '',
-            type: LogType.TopUp,
-            content: c.content(this.fmt(c.quota)),
-            quota: c.quota,
-            other: c.other,
-          },
-          m,
-        );
-        return c;
-      }),
-    );
+    const credit = await this.ds.transaction(async (m) => {
+      const c = await claim(m);
+      if (!c) return null;
+      try {
+        await this.users.applyQuotaDelta(m, c.userId, c.quota, null);
+      } catch (e) {
+        if (e instanceof AppError && e.key === 'quota_invalid') throw fail('wallet_balance_overflow');
+        throw e;
+      }
+      const user = await m
+        .getRepository(User)
+        .findOne({ where: { id: c.userId }, select: { id: true, username: true } });
+      await this.logs.record(
+        {
+          userId: c.userId,
+          username: user?.username ?? '',
+          type: LogType.TopUp,
+          content: c.content(this.fmt(c.quota)),
+          quota: c.quota,
+          other: c.other,
+        },
+        m,
+      );
+      return c;
+    });
     if (credit) this.cache.invalidate(credit.userId);
     return credit;
-  }
-
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.ds.options.type !== 'better-sqlite3') return fn();
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
 import { Midjourney, UserStatus } from '../../../database/entities';
-import { anyAddress, publicOnly } from '../../../common/safe-http';
+import { SafeHttpClient } from '../../../common/safe-http';
 import { OptionService } from '../../option/option.service';
 import { UserCacheService } from '../../user/user-cache.service';
 import { ChannelHealthService } from '../../relay/channel-health.service';
@@ -11,7 +11,6 @@ import { RelayError, relayFail, sanitizeUpstreamText } from '../../relay/errors'
 import { RelayCacheService } from '../../relay/relay-cache.service';
 import type { InboundRequest } from '../../relay/relay-context';
 import { RelayService } from '../../relay/relay.service';
-import { SafeImageClient } from '../image-fetch';
 import { TaskBillingService, TaskRef } from '../task-billing.service';
 import {
   httpUrl,
@@ -67,7 +66,7 @@ const mjAuth = (key: string) => ({ 'mj-api-secret': key });
 @Injectable()
 export class MidjourneyRelay implements OnModuleDestroy {
   private readonly logger = new Logger('MidjourneyRelay');
-  private readonly images: SafeImageClient;
+  private readonly images: SafeHttpClient;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -80,7 +79,7 @@ export class MidjourneyRelay implements OnModuleDestroy {
     private readonly health: ChannelHealthService,
     private readonly store: MjTaskStore,
   ) {
-    this.images = new SafeImageClient(config.allowPrivateOutbound ? anyAddress : publicOnly);
+    this.images = SafeHttpClient.forConfig(config);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -371,13 +370,19 @@ export class MidjourneyRelay implements OnModuleDestroy {
     if (!row?.image_url) throw new RelayError(404, 'task_not_found', {}, '', 'task_not_found');
     let got;
     try {
-      got = await this.images.get(row.image_url, { timeoutMs: IMAGE_TIMEOUT_MS, maxBytes: IMAGE_MAX_BYTES });
+      got = await this.images.fetchBytes(row.image_url, {
+        timeoutMs: IMAGE_TIMEOUT_MS,
+        maxBytes: IMAGE_MAX_BYTES,
+        maxRedirects: 3,
+      });
     } catch (err) {
       this.logger.warn(`image of task ${mjId} not fetched: ${(err as Error).message}`);
       throw new RelayError(502, 'task_image_unavailable', {}, '', 'upstream_error');
     }
     // Only images are served from the gateway's origin (never HTML or scripts from elsewhere).
-    const type = got.contentType.split(';')[0].trim().toLowerCase() || 'image/jpeg';
+    const header = got.headers['content-type'];
+    const type =
+      (typeof header === 'string' ? header : '').split(';')[0].trim().toLowerCase() || 'image/jpeg';
     if (got.status !== 200 || !/^image\/[a-z0-9.+-]+$/.test(type) || type === 'image/svg+xml')
       throw new RelayError(502, 'task_image_unavailable', {}, '', 'upstream_error');
     return { contentType: type, body: got.body, final: row.status === 'SUCCESS' };

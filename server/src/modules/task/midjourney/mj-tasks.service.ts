@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Not, Repository } from 'typeorm';
-import { anyAddress, publicOnly, SafeHttpClient } from '../../../common/safe-http';
+import { SafeHttpClient } from '../../../common/safe-http';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
 import { Midjourney } from '../../../database/entities';
@@ -29,7 +29,7 @@ export class MjTaskStore implements OnModuleDestroy {
     private readonly billing: TaskBillingService,
   ) {
     this.repo = ds.getRepository(Midjourney);
-    this.http = new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly);
+    this.http = SafeHttpClient.forConfig(config);
   }
 
   async onModuleDestroy(): Promise<void> {
