@@ -35,20 +35,40 @@ describe('relay', () => {
 
   it('answers an OpenAI chat request and bills it exactly (gpt-4o: (10 + 5×4) × 1.25 = 38)', async () => {
     const before = await quotaOf(t, user.userId!);
-    const res = await openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await openai().chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.choices[0].message.content).toBe('Hello from the mock upstream.');
     expect(res.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 5 });
     expect(res.model).toBe('gpt-4o');
     await settle(t);
     const logs = await logsOf(t, user.userId!);
     const log = logs.at(-1)!;
-    expect(log).toMatchObject({ type: 2, quota: 38, prompt_tokens: 10, completion_tokens: 5, model_name: 'gpt-4o', is_stream: false });
-    expect(log.other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, client_type: 'openai-node' });
+    expect(log).toMatchObject({
+      type: 2,
+      quota: 38,
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      model_name: 'gpt-4o',
+      is_stream: false,
+    });
+    expect(log.other).toMatchObject({
+      model_ratio: 1.25,
+      completion_ratio: 4,
+      group_ratio: 1,
+      model_price: -1,
+      client_type: 'openai-node',
+    });
     expect(await quotaOf(t, user.userId!)).toBe(before - 38);
   });
 
   it('streams chunk by chunk, hides the forced usage chunk, and still bills the reported usage', async () => {
-    const stream = await openai().chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: '[[usage=100,20]]' }] });
+    const stream = await openai().chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      messages: [{ role: 'user', content: '[[usage=100,20]]' }],
+    });
     let text = '';
     let sawUsage = false;
     for await (const chunk of stream) {
@@ -60,7 +80,12 @@ describe('relay', () => {
     expect(mock.last!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     await settle(t);
     const log = (await logsOf(t, user.userId!)).at(-1)!;
-    expect(log).toMatchObject({ quota: Math.round((100 + 20 * 4) * 1.25), prompt_tokens: 100, completion_tokens: 20, is_stream: true });
+    expect(log).toMatchObject({
+      quota: Math.round((100 + 20 * 4) * 1.25),
+      prompt_tokens: 100,
+      completion_tokens: 20,
+      is_stream: true,
+    });
   });
 
   it('passes the usage chunk to a client that asked for it', async () => {
@@ -76,15 +101,26 @@ describe('relay', () => {
   });
 
   it('serves an OpenAI request from an Anthropic channel and an Anthropic request from an OpenAI channel', async () => {
-    const viaClaude = await openai().chat.completions.create({ model: 'claude-sonnet-4', messages: [{ role: 'user', content: '[[usage=12,4]]' }] });
+    const viaClaude = await openai().chat.completions.create({
+      model: 'claude-sonnet-4',
+      messages: [{ role: 'user', content: '[[usage=12,4]]' }],
+    });
     expect(viaClaude.choices[0].message.content).toBe('Hello from the mock upstream.');
     expect(mock.last!.path).toBe('/v1/messages');
 
-    const msg = await anthropic().messages.create({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] });
+    const msg = await anthropic().messages.create({
+      model: 'gpt-4o',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     expect(msg.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock upstream.' });
     expect(mock.last!.path).toBe('/v1/chat/completions');
 
-    const stream = anthropic().messages.stream({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: '[[usage=9,5]]' }] });
+    const stream = anthropic().messages.stream({
+      model: 'gpt-4o',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: '[[usage=9,5]]' }],
+    });
     const final = await stream.finalMessage();
     expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock upstream.' });
     expect(final.usage.output_tokens).toBe(5);
@@ -92,18 +128,36 @@ describe('relay', () => {
 
   it('relays Anthropic to Anthropic untouched in shape, with cache tokens billed', async () => {
     const final = await anthropic()
-      .messages.stream({ model: 'claude-sonnet-4', max_tokens: 50, messages: [{ role: 'user', content: '[[usage=100,10]] [[cache=1000,200]]' }] })
+      .messages.stream({
+        model: 'claude-sonnet-4',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: '[[usage=100,10]] [[cache=1000,200]]' }],
+      })
       .finalMessage();
-    expect(final.usage).toMatchObject({ input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 200 });
+    expect(final.usage).toMatchObject({
+      input_tokens: 100,
+      output_tokens: 10,
+      cache_read_input_tokens: 1000,
+      cache_creation_input_tokens: 200,
+    });
     await settle(t);
     const log = (await logsOf(t, user.userId!)).at(-1)!;
     // claude-sonnet-4: ratio 1.5, completion 5, cache read 0.1, cache write 1.25
     expect(log.quota).toBe(Math.round((100 + 1000 * 0.1 + 200 * 1.25 + 10 * 5) * 1.5));
-    expect(log.other).toMatchObject({ cache_tokens: 1000, cache_creation_tokens: 200, claude: true, client_type: 'anthropic' });
+    expect(log.other).toMatchObject({
+      cache_tokens: 1000,
+      cache_creation_tokens: 200,
+      claude: true,
+      client_type: 'anthropic',
+    });
   });
 
   it('serves OpenAI clients from a Gemini channel, streaming', async () => {
-    const stream = await openai().chat.completions.create({ model: 'gemini-2.0-flash', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await openai().chat.completions.create({
+      model: 'gemini-2.0-flash',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello from the mock upstream.');
@@ -114,17 +168,32 @@ describe('relay', () => {
     await settle(t);
     const before = await quotaOf(t, user.userId!);
     const bad = new OpenAI({ apiKey: 'sk-' + 'x'.repeat(48), baseURL: `${t.url}/v1`, maxRetries: 0 });
-    await expect(bad.chat.completions.create({ model: 'gpt-4o', messages: [] })).rejects.toMatchObject({ status: 401 });
-    const r1 = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).set('content-type', 'application/json').send('{"model":');
+    await expect(bad.chat.completions.create({ model: 'gpt-4o', messages: [] })).rejects.toMatchObject({
+      status: 401,
+    });
+    const r1 = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .set('content-type', 'application/json')
+      .send('{"model":');
     expect(r1.status).toBe(400);
     expect(r1.body.error).toMatchObject({ type: 'invalid_request_error' });
-    const r2 = await request(t.url).post('/v1/messages').set('x-api-key', key).send({ model: 'nope', max_tokens: 1, messages: [] });
+    const r2 = await request(t.url)
+      .post('/v1/messages')
+      .set('x-api-key', key)
+      .send({ model: 'nope', max_tokens: 1, messages: [] });
     expect(r2.status).toBe(403);
     expect(r2.body).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
-    const r3 = await request(t.url).post('/v1beta/models/gemini-2.0-flash:generateContent').set('x-goog-api-key', 'sk-nope-nope-nope-nope').send({ contents: [] });
+    const r3 = await request(t.url)
+      .post('/v1beta/models/gemini-2.0-flash:generateContent')
+      .set('x-goog-api-key', 'sk-nope-nope-nope-nope')
+      .send({ contents: [] });
     expect(r3.status).toBe(401);
     expect(r3.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
-    const r4 = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send({ model: 'gpt-4o', messages: 'hi' });
+    const r4 = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'gpt-4o', messages: 'hi' });
     expect(r4.status).toBe(400);
     await settle(t);
     expect(await quotaOf(t, user.userId!)).toBe(before);
@@ -135,7 +204,11 @@ describe('relay', () => {
     const before = await quotaOf(t, user.userId!);
     const calls = mock.requests.length;
     const post = (body: string | object) =>
-      request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).set('content-type', 'application/json').send(body);
+      request(t.url)
+        .post('/v1/chat/completions')
+        .set('Authorization', `Bearer ${key}`)
+        .set('content-type', 'application/json')
+        .send(body);
     for (const body of [
       '[1, 2]',
       '"text"',
@@ -157,7 +230,10 @@ describe('relay', () => {
     expect(huge.status).toBe(413);
     expect(huge.body.error).toMatchObject({ type: 'invalid_request_error' });
     expect(mock.requests.length).toBe(calls);
-    const unicode = await post({ model: 'gpt-4o', messages: [{ role: 'user', content: '你好 👋🏽 \u0000 ﷽' }] });
+    const unicode = await post({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: '你好 👋🏽 \u0000 ﷽' }],
+    });
     expect(unicode.status).toBe(200);
     await settle(t);
     const logs = await logsOf(t, user.userId!);
@@ -167,20 +243,50 @@ describe('relay', () => {
   it('forwards same-format bodies byte for byte when pass-through is on', async () => {
     await putOption(root, 'global.pass_through_request_enabled', 'true');
     const raw = '{"model":"gpt-4o",  "messages":[{"role":"user","content":"hi"}], "vendor_extra": {"x": 1}}';
-    const res = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).set('content-type', 'application/json').send(raw);
+    const res = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .set('content-type', 'application/json')
+      .send(raw);
     await putOption(root, 'global.pass_through_request_enabled', 'false');
     expect(res.status).toBe(200);
     expect(mock.last!.rawBody.toString('utf8')).toBe(raw);
+  });
+
+  it('sends an unchanged OpenAI body as the client’s own bytes, and a changed one re-serialised', async () => {
+    const send = (raw: string) =>
+      request(t.url)
+        .post('/v1/chat/completions')
+        .set('Authorization', `Bearer ${key}`)
+        .set('content-type', 'application/json')
+        .send(raw);
+    const plain = '{"model":"gpt-4o",  "messages":[{"role":"user","content":"hi"}], "temperature": 0.50}';
+    expect((await send(plain)).status).toBe(200);
+    expect(mock.last!.rawBody.toString('utf8')).toBe(plain);
+    // A stream gets stream_options.include_usage added upstream: not the client's bytes any more.
+    const streamed = '{"model":"gpt-4o",  "stream": true, "messages":[{"role":"user","content":"hi"}]}';
+    expect((await send(streamed)).status).toBe(200);
+    expect(mock.last!.rawBody.toString('utf8')).not.toBe(streamed);
+    expect(mock.last!.body).toMatchObject({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it('flushes queued charges and their logs when a node shuts down', async () => {
     await settle(t);
     const before = await quotaOf(t, user.userId!);
     const node = await startNode(t);
-    const res = await request(node.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send({ model: 'gpt-4o', messages: [{ role: 'user', content: '[[usage=40,10]]' }] });
+    const res = await request(node.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'gpt-4o', messages: [{ role: 'user', content: '[[usage=40,10]]' }] });
     expect(res.status).toBe(200);
     await node.close();
-    const log = (await logsOf(t, user.userId!)).find((l) => l.request_id === res.headers['x-oneapi-request-id']);
+    const log = (await logsOf(t, user.userId!)).find(
+      (l) => l.request_id === res.headers['x-oneapi-request-id'],
+    );
     expect(log).toMatchObject({ quota: Math.round((40 + 10 * 4) * 1.25), prompt_tokens: 40 });
     expect(await quotaOf(t, user.userId!)).toBe(before - log!.quota);
   });
@@ -192,7 +298,10 @@ describe('relay', () => {
     const k = (await makeToken(t, poor.userId!)).key;
     const results = await Promise.all(
       Array.from({ length: 200 }, () =>
-        request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${k}`).send({ model: 'gpt-4o', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+        request(t.url)
+          .post('/v1/chat/completions')
+          .set('Authorization', `Bearer ${k}`)
+          .send({ model: 'gpt-4o', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
       ),
     );
     const ok = results.filter((r) => r.status === 200).length;

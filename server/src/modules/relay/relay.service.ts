@@ -343,10 +343,14 @@ export class RelayService {
     const adapter = adapterFor(channel.type, upstreamModel);
     if (!adapter || !adapter.modes.includes(req.mode)) throw relayFail(400, 'relay_mode_unsupported');
 
-    const body = req.body ? this.upstreamBody(ctx, channel, adapter, upstreamModel) : {};
+    let pristine = false;
+    const body = req.body
+      ? this.upstreamBody(ctx, channel, adapter, upstreamModel, () => (pristine = true))
+      : {};
     const key = channel.keys.length > 1 ? channel.keys[Math.floor(Math.random() * channel.keys.length)] : (channel.keys[0] ?? '');
     const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
     const areq: AdapterRequest = { mode: req.mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings: this.adapterSettings() };
+    if (pristine && req.raw && !req.contentType.startsWith('multipart/')) areq.rawBody = req.raw;
     const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
     if (exchange) areq.accessToken = await this.credential(exchange, channel);
     const call = adapter.buildRequest(areq);
@@ -375,7 +379,8 @@ export class RelayService {
   }
 
   /** The body in the channel's format: converted if needed, then mapping, overrides and settings. */
-  private upstreamBody(ctx: RelayContext, ch: ChannelSnapshot, adapter: ProviderAdapter, upstreamModel: string): JsonObject {
+  /** `unchanged` is called when the result equals the client's body (nothing added or replaced). */
+  private upstreamBody(ctx: RelayContext, ch: ChannelSnapshot, adapter: ProviderAdapter, upstreamModel: string, unchanged: () => void): JsonObject {
     const { req } = ctx;
     const inbound = req.body ?? {};
     let body: JsonObject;
@@ -396,6 +401,7 @@ export class RelayService {
       if (ctx.stream) body.stream = true;
     } else delete body.stream;
     for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
+    if (same && adapter.format === req.format && sameShape(body, inbound) && body.model === inbound.model) unchanged();
     return body;
   }
 
@@ -537,12 +543,13 @@ export class RelayService {
     } catch {
       throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid JSON from upstream' }, '', null, true);
     }
+    const parsed = json;
     if (a.adapter.convertResponse) json = a.adapter.convertResponse(json, a.areq);
     const out = this.toClientFormat(ctx, a, json);
     const reported = usageOf(a.adapter.format === 'openai' && ctx.req.mode === 'responses' ? 'responses' : a.adapter.format, json);
     const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : this.estimateUsage(ctx, out);
     // An answer that needs no change (same format, same model name) goes out as the upstream's bytes.
-    const untouched = !a.adapter.convertResponse && (out === json || (out.model === json.model && sameShape(out, json)));
+    const untouched = json === parsed && (out === json || (out.model === json.model && sameShape(out, json)));
     if (untouched) this.writeText(res, 200, text);
     else this.writeJson(res, ctx.req, 200, out);
     return { usage, firstTokenMs: 0, extra: {} };

@@ -92,6 +92,12 @@ export interface AdapterRequest {
   settings: AdapterSettings;
   /** A bearer obtained through the adapter's credential exchange (Vertex, Baidu legacy), if any. */
   accessToken?: string;
+  /**
+   * The client's own bytes, set only when `body` is exactly what the client sent (same format, same
+   * model, no setting, override or stream option added): an adapter may send them instead of
+   * serialising `body` again.
+   */
+  rawBody?: Uint8Array;
 }
 
 export interface UpstreamCall {

@@ -28,7 +28,7 @@ export function openAiStyleCall(
     method: 'POST',
     url,
     headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...req.body, model: req.model }),
+    body: req.rawBody ?? JSON.stringify({ ...req.body, model: req.model }),
   };
 }
 
