@@ -6,12 +6,12 @@ const kitSource = (path: string): string =>
 
 /**
  * The host compiles the kit from source, so `npm run build --workspace host-app` works without a
- * prebuilt console-kit/dist and one bundler pass optimises both. Keep in step with the kit's exports
- * map and with "paths" in tsconfig.json.
+ * prebuilt console-kit/dist and one bundler pass optimises both. Every feature subpath
+ * (`@gatehouse/console-kit/<name>`) is `src/features/<name>/index.ts`, as in the kit's exports map;
+ * the shell is the one subpath outside features. Keep in step with "paths" in tsconfig.json.
  */
 export const consoleKitSourceAliases: Alias[] = [
-  { find: /^@gatehouse\/console-kit\/setup$/, replacement: kitSource('features/setup/index.ts') },
-  { find: /^@gatehouse\/console-kit\/auth$/, replacement: kitSource('features/auth/index.ts') },
   { find: /^@gatehouse\/console-kit\/shell$/, replacement: kitSource('shell/index.ts') },
+  { find: /^@gatehouse\/console-kit\/([a-z][a-z0-9-]*)$/, replacement: kitSource('features/$1/index.ts') },
   { find: /^@gatehouse\/console-kit$/, replacement: kitSource('index.ts') },
 ];

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleKitSourceAliases } from './console-kit-source.ts';
@@ -34,6 +35,11 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
+      // The console itself, and the embedding example (one panel inside a foreign page, docs/embedding.md).
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'embed-example': fileURLToPath(new URL('./embed-example.html', import.meta.url)),
+      },
       output: {
         // Libraries change far less often than the console: separate files stay cached across releases.
         codeSplitting: {

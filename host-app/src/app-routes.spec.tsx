@@ -4,6 +4,9 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { GatehouseConsole } from '@gatehouse/console-kit';
 import { AppRoutes } from './app-routes';
 
+// Rendering MUI pages in happy-dom on a shared two-core machine can take seconds.
+vi.setConfig({ testTimeout: 20_000 });
+
 function serve(status: Record<string, unknown>) {
   const answers: Record<string, unknown> = {
     '/api/status': status,
@@ -71,6 +74,22 @@ describe('host routes', () => {
 
     expect(await screen.findByText('页面不存在，请检查地址')).toBeTruthy();
     expect(screen.getByTestId('path').textContent).toBe('/no/such/page');
+  });
+
+  it('sends a visitor of the personal page to /login', async () => {
+    serve({ setup: true, system_name: 'Gatehouse' });
+    renderApp('/personal');
+
+    expect(await screen.findByLabelText('Username or email')).toBeTruthy();
+    expect(screen.getByTestId('path').textContent).toBe('/login');
+  });
+
+  it('opens the emailed reset link as a public page', async () => {
+    serve({ setup: true, system_name: 'Gatehouse' });
+    renderApp('/user/reset?email=a%40b.co&token=t0ken');
+
+    expect(await screen.findByRole('button', { name: 'Reset my password' })).toBeTruthy();
+    expect(screen.getByDisplayValue('a@b.co')).toBeTruthy();
   });
 
   it('serves the login page once setup is done', async () => {

@@ -29,18 +29,40 @@ export interface SessionUser {
   group: string;
 }
 
-/** `GET /api/user/self`: the user without secrets. Fields beyond these are added as features need them. */
+/** `GET /api/user/self`: the user without secrets (contract.md). */
 export interface SelfUser extends SessionUser {
   email?: string;
   quota?: number;
   used_quota?: number;
   request_count?: number;
   aff_code?: string;
+  aff_count?: number;
+  aff_quota?: number;
+  aff_history_quota?: number;
+  inviter_id?: number;
+  github_id?: string;
+  oidc_id?: string;
+  wechat_id?: string;
+  telegram_id?: string;
+  linux_do_id?: string;
+  /** A JSON string of {@link UserSetting}. */
   setting?: string;
+  created_at?: number;
+  DeletedAt?: string | null;
   [field: string]: unknown;
 }
 
-/** `GET /api/status` → data. Only the fields the kit reads so far are typed; the rest pass through. */
+/** The user's own notification and pricing preferences, kept in `setting` as JSON. */
+export interface UserSetting {
+  notify_type: 'email' | 'webhook';
+  quota_warning_threshold: number;
+  webhook_url: string;
+  webhook_secret: string;
+  notification_email: string;
+  accept_unset_model_ratio_model: boolean;
+}
+
+/** `GET /api/status` → data (spec part 1 §3 and part 2 §3, contract.md). Unknown fields pass through. */
 export interface SystemStatus {
   setup: boolean;
   system_name?: string;
@@ -51,6 +73,35 @@ export interface SystemStatus {
   docs_link?: string;
   self_use_mode_enabled?: boolean;
   demo_site_enabled?: boolean;
+  quota_per_unit?: number;
+  display_in_currency?: boolean;
+  enable_drawing?: boolean;
+  enable_task?: boolean;
+  enable_data_export?: boolean;
+  default_collapse_sidebar?: boolean;
+  mj_notify_enabled?: boolean;
+  /** Configured chat links: each entry maps a display name to a URL template. */
+  chats?: Record<string, string>[];
+  chat_link?: string;
+  chat_link2?: string;
+  server_address?: string;
+  email_verification?: boolean;
+  turnstile_check?: boolean;
+  turnstile_site_key?: string;
+  github_oauth?: boolean;
+  github_client_id?: string;
+  oidc_enabled?: boolean;
+  oidc_authorization_endpoint?: string;
+  oidc_client_id?: string;
+  wechat_login?: boolean;
+  wechat_qrcode?: string;
+  telegram_oauth?: boolean;
+  telegram_bot_name?: string;
+  linuxdo_oauth?: boolean;
+  linuxdo_client_id?: string;
+  password_login_enabled?: boolean;
+  password_register_enabled?: boolean;
+  register_enabled?: boolean;
   [field: string]: unknown;
 }
 
@@ -75,4 +126,13 @@ export interface SetupPayload {
 export interface LoginPayload {
   username: string;
   password: string;
+}
+
+/**
+ * What an endpoint that needs the envelope's `message` on success resolves to: `POST /api/user/login`
+ * carries the default-password warning there, `GET /api/oauth/{type}` says `bind`.
+ */
+export interface WithServerMessage<T> {
+  data: T;
+  message: string;
 }

@@ -7,7 +7,7 @@ export function isApiError(value: unknown): value is ApiError {
 
 /**
  * The text a person sees for a failed call, following the spec's global handler: the server's own
- * message for business failures, fixed texts for 401/429/500 and for an unreachable server.
+ * message for business failures, fixed texts for 401/429/500/405 and for an unreachable server.
  * `fallback` is used when the server gave no message.
  */
 export function describeApiError(error: unknown, t: TFunction, fallback?: string): string {
@@ -23,6 +23,8 @@ export function describeApiError(error: unknown, t: TFunction, fallback?: string
       return t('common:errors.tooManyRequests');
     case 500:
       return t('common:errors.serverError');
+    case 405:
+      return t('common:errors.demoSite');
     case 'NETWORK':
     case 'TIMEOUT':
       return t('common:errors.network');

@@ -38,6 +38,26 @@ describe('envelope base query', () => {
     expect(call?.request.credentials).toBe('include');
   });
 
+  it('sends the access token and its user id when mounted with `auth`', async () => {
+    const server = installFakeServer({
+      'GET /api/user/self': () => envelope({ id: 77, username: 'portal-bot' }),
+    });
+    const storage = createConsoleStorage('', createMemoryBackingStore());
+    storage.setJson(StorageKeys.user, storedUser);
+    const runtime = createConsoleRuntime('http://gatehouse.test', storage, {
+      userId: 77,
+      accessToken: 'tok-123',
+    });
+    const store = createConsoleStore(runtime);
+    expect(store.getState().session.user?.id).toBe(77);
+
+    await store.dispatch(gatehouseApi.endpoints.getSelf.initiate());
+
+    const headers = server.requests[0]?.request.headers;
+    expect(headers?.get('Authorization')).toBe('Bearer tok-123');
+    expect(headers?.get('New-Api-User')).toBe('77');
+  });
+
   it('sends no user header when nobody is signed in', async () => {
     const server = installFakeServer({ 'GET /api/setup': () => envelope({ status: false }) });
     const { store } = setUp({ signedIn: false });

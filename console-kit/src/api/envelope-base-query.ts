@@ -3,6 +3,7 @@ import {
   type BaseQueryFn,
   type FetchArgs,
   type FetchBaseQueryError,
+  type FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query';
 import type { ConsoleRuntime } from '../provider/console-runtime';
 import { StorageKeys } from '../provider/console-storage';
@@ -14,11 +15,16 @@ export const SESSION_EXPIRED_PATH = '/login?expired=true';
 const rawBaseQuery = fetchBaseQuery({
   credentials: 'include',
   prepareHeaders: (headers, { extra }) => {
-    const { storage } = extra as ConsoleRuntime;
-    const user = storage.getJson<Pick<SessionUser, 'id'>>(StorageKeys.user);
-    // The server checks this header against the session on every call; it is also the CSRF guard.
-    if (user && user.id !== undefined && user.id !== null) {
-      headers.set('New-Api-User', String(user.id));
+    const { storage, auth } = extra as ConsoleRuntime;
+    if (auth) {
+      headers.set('Authorization', `Bearer ${auth.accessToken}`);
+      headers.set('New-Api-User', String(auth.userId));
+    } else {
+      const user = storage.getJson<Pick<SessionUser, 'id'>>(StorageKeys.user);
+      // The server checks this header against the session on every call; it is also the CSRF guard.
+      if (user && user.id !== undefined && user.id !== null) {
+        headers.set('New-Api-User', String(user.id));
+      }
     }
     headers.set('Cache-Control', 'no-store');
     return headers;
@@ -67,13 +73,19 @@ function toApiError(error: FetchBaseQueryError): ApiError {
 /**
  * Unwraps `{success, message, data}`: success → `data`, success:false → an {@link ApiError} carrying the
  * server's message. Answers that are not envelopes (the few compatibility exceptions in contract.md)
- * pass through untouched. A 401 ends the local session and sends the browser to the login page.
+ * pass through untouched. A 401 ends the local session and sends the browser to the login page. The
+ * message of a successful envelope travels in `meta.message` for the endpoints that need it.
  */
-export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (
-  args,
-  api,
-  extraOptions,
-) => {
+/** The request and response, plus the envelope's `message` of a successful answer. */
+export type EnvelopeMeta = Partial<FetchBaseQueryMeta> & { message?: string };
+
+export const envelopeBaseQuery: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  ApiError,
+  object,
+  EnvelopeMeta
+> = async (args, api, extraOptions) => {
   const runtime = api.extra as ConsoleRuntime;
   const request: FetchArgs = typeof args === 'string' ? { url: args } : args;
   const result = await rawBaseQuery(
@@ -99,5 +111,5 @@ export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiErro
   if (!body.success) {
     return { error: { status: 'ENVELOPE', message: body.message ?? '', data: body.data }, meta: result.meta };
   }
-  return { data: body.data, meta: result.meta };
+  return { data: body.data, meta: { ...result.meta, message: body.message ?? '' } };
 };

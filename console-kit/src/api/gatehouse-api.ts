@@ -10,6 +10,7 @@ import type {
   SetupPayload,
   SetupState,
   SystemStatus,
+  WithServerMessage,
 } from './api-types';
 import { envelopeBaseQuery } from './envelope-base-query';
 
@@ -20,14 +21,56 @@ const createConsoleApi = buildCreateApi(
   }),
 );
 
+/** Status fields the spec also keeps in localStorage under their own names (part 1 §3, part 2 §3). */
+const STATUS_MIRRORS: readonly [keyof SystemStatus, string][] = [
+  ['system_name', StorageKeys.systemName],
+  ['logo', StorageKeys.logo],
+  ['footer_html', StorageKeys.footerHtml],
+  ['quota_per_unit', StorageKeys.quotaPerUnit],
+  ['display_in_currency', StorageKeys.displayInCurrency],
+  ['docs_link', StorageKeys.docsLink],
+  ['chats', StorageKeys.chats],
+  ['default_collapse_sidebar', StorageKeys.defaultCollapseSidebar],
+  ['enable_data_export', StorageKeys.enableDataExport],
+  ['enable_drawing', StorageKeys.enableDrawing],
+  ['enable_task', StorageKeys.enableTask],
+  ['mj_notify_enabled', StorageKeys.mjNotifyEnabled],
+];
+
+function cacheStatus(runtime: ConsoleRuntime, status: SystemStatus): void {
+  runtime.storage.setJson(StorageKeys.status, status);
+  for (const [field, key] of STATUS_MIRRORS) {
+    const value = status[field];
+    if (value === undefined || value === null) {
+      runtime.storage.removeItem(key);
+    } else {
+      runtime.storage.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
+    }
+  }
+}
+
 /**
  * The one api slice of the kit. Features add their endpoints with `gatehouseApi.injectEndpoints` from
- * their own folder, so a portal that imports one feature does not pull the others in.
+ * their own folder, so a portal that imports one feature does not pull the others in. Tag types are
+ * declared here for every feature; a feature needing a new one can add it with `enhanceEndpoints`.
  */
 export const gatehouseApi = createConsoleApi({
   reducerPath: 'gatehouseApi',
   baseQuery: envelopeBaseQuery,
-  tagTypes: ['Status', 'Setup', 'Self'],
+  tagTypes: [
+    'Status',
+    'Setup',
+    'Self',
+    'SelfModels',
+    'SiteText',
+    'Users',
+    'Groups',
+    'Options',
+    'Tokens',
+    'Channels',
+    'Redemptions',
+    'Logs',
+  ],
   endpoints: (builder) => ({
     getStatus: builder.query<SystemStatus, void>({
       query: () => '/api/status',
@@ -36,7 +79,7 @@ export const gatehouseApi = createConsoleApi({
         try {
           const { data } = await queryFulfilled;
           // The spec keeps the public status in localStorage so the next load can paint at once.
-          (extra as ConsoleRuntime).storage.setJson(StorageKeys.status, data);
+          cacheStatus(extra as ConsoleRuntime, data);
         } catch {
           // Failure is reported through the query state.
         }
@@ -50,8 +93,15 @@ export const gatehouseApi = createConsoleApi({
       query: (body) => ({ url: '/api/setup', method: 'POST', body }),
       invalidatesTags: ['Setup', 'Status'],
     }),
-    login: builder.mutation<SessionUser, LoginPayload>({
-      query: (body) => ({ url: '/api/user/login', method: 'POST', body }),
+    /** The answer's message carries the default-password warning (decision 11). */
+    login: builder.mutation<WithServerMessage<SessionUser>, LoginPayload & { turnstile?: string }>({
+      query: ({ turnstile, ...body }) => ({
+        url: '/api/user/login',
+        method: 'POST',
+        body,
+        params: turnstile ? { turnstile } : undefined,
+      }),
+      transformResponse: (data: SessionUser, meta) => ({ data, message: meta?.message ?? '' }),
       invalidatesTags: ['Self'],
     }),
     logout: builder.mutation<unknown, void>({

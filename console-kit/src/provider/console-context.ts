@@ -9,6 +9,8 @@ export interface ConsoleContextValue {
   themeMode: ThemeMode;
   setThemeMode: (mode: ThemeMode) => void;
   notify: (message: string, severity?: AlertColor) => void;
+  /** Shows `text` in a dialog for copying by hand (when the clipboard refused). */
+  showManualCopy: (text: string) => void;
 }
 
 export const ConsoleContext = createContext<ConsoleContextValue | null>(null);
@@ -32,6 +34,15 @@ export function useThemeMode(): { mode: ThemeMode; setMode: (mode: ThemeMode) =>
     setMode: setThemeMode,
     toggle: () => setThemeMode(themeMode === 'dark' ? 'light' : 'dark'),
   };
+}
+
+export function useConsoleRuntime(): ConsoleRuntime {
+  return useConsoleContext().runtime;
+}
+
+/** Shows a text in a dialog for copying by hand. */
+export function useManualCopy(): ConsoleContextValue['showManualCopy'] {
+  return useConsoleContext().showManualCopy;
 }
 
 /** Shows a short message in the console's snackbar. */

@@ -70,10 +70,31 @@ export function createConsoleStorage(
   };
 }
 
-/** The localStorage key names, as the spec lists them. */
+/** The localStorage key names, as the spec lists them (decision 35), plus the kit's own few. */
 export const StorageKeys = {
   user: 'user',
   status: 'status',
   themeMode: 'theme-mode',
   language: 'i18nextLng',
+  /** Invite code from `?aff=`, kept until registration. */
+  aff: 'aff',
+  pageSize: 'page-size',
+  modelsExpanded: 'modelsExpanded',
+  /** Status fields the spec also keeps under their own names. */
+  systemName: 'system_name',
+  logo: 'logo',
+  footerHtml: 'footer_html',
+  quotaPerUnit: 'quota_per_unit',
+  displayInCurrency: 'display_in_currency',
+  docsLink: 'docs_link',
+  chats: 'chats',
+  defaultCollapseSidebar: 'default_collapse_sidebar',
+  enableDataExport: 'enable_data_export',
+  enableDrawing: 'enable_drawing',
+  enableTask: 'enable_task',
+  mjNotifyEnabled: 'mj_notify_enabled',
+  /** The visitor's own sidebar choice; until one is made, the status's default_collapse_sidebar. */
+  sidebarCollapsed: 'sidebar-collapsed',
+  /** The day (YYYY-MM-DD) the notice was closed "for today". */
+  noticeClosedDate: 'notice_close_date',
 } as const;

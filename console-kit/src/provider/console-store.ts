@@ -10,7 +10,13 @@ const rootReducer = combineSlices(gatehouseApi, sessionSlice);
 export type ConsoleState = ReturnType<typeof rootReducer>;
 
 export function createConsoleStore(runtime: ConsoleRuntime) {
-  const storedUser = runtime.storage.getJson<SessionUser>(StorageKeys.user);
+  let storedUser = runtime.storage.getJson<SessionUser>(StorageKeys.user);
+  const { auth } = runtime;
+  if (auth && storedUser?.id !== auth.userId) {
+    // Mounted with an access token: that user is signed in. The rest of the record comes from
+    // /api/user/self as soon as the provider mounts (SessionFromAccessToken).
+    storedUser = { id: auth.userId, username: '', display_name: '', role: 0, status: 1, group: '' };
+  }
   return configureStore({
     reducer: rootReducer,
     preloadedState: { session: { user: storedUser } },

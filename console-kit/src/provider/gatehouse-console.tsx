@@ -8,12 +8,14 @@ import { I18nextProvider } from 'react-i18next';
 import { useInRouterContext } from 'react-router';
 import { ConsoleContext, type ConsoleContextValue } from './console-context';
 import { createConsoleI18n, type ConsoleLanguage } from './console-i18n';
-import { createConsoleRuntime } from './console-runtime';
+import { createConsoleRuntime, type ConsoleAuth } from './console-runtime';
 import { createConsoleStorage, StorageKeys } from './console-storage';
 import { createConsoleStore } from './console-store';
 import { buildConsoleTheme, parseThemeMode, type ThemeMode } from './console-theme';
+import { ManualCopyDialog } from './manual-copy-dialog';
 import { NotificationHost, type ConsoleNotification } from './notification-host';
 import { RouterNavigateBridge } from './router-navigate-bridge';
+import { SessionFromAccessToken } from './session-from-access-token';
 import { ConsoleStoreContext } from './store-context';
 
 export interface GatehouseConsoleProps {
@@ -26,6 +28,11 @@ export interface GatehouseConsoleProps {
   theme?: Theme;
   /** Forces the interface language instead of the stored choice or the browser's. */
   language?: ConsoleLanguage;
+  /**
+   * Signs the console in with a system access token (a back-office integration) instead of the
+   * session cookie of `POST /api/user/login`.
+   */
+  auth?: ConsoleAuth;
 }
 
 let mountCounter = 0;
@@ -50,10 +57,18 @@ export function GatehouseConsole({
   storagePrefix = '',
   theme: hostTheme,
   language,
+  auth,
 }: GatehouseConsoleProps) {
+  const authUserId = auth?.userId;
+  const authToken = auth?.accessToken;
   const runtime = useMemo(
-    () => createConsoleRuntime(apiBase, createConsoleStorage(storagePrefix)),
-    [apiBase, storagePrefix],
+    () =>
+      createConsoleRuntime(
+        apiBase,
+        createConsoleStorage(storagePrefix),
+        authUserId !== undefined && authToken ? { userId: authUserId, accessToken: authToken } : undefined,
+      ),
+    [apiBase, storagePrefix, authUserId, authToken],
   );
   const store = useMemo(() => createConsoleStore(runtime), [runtime]);
   const i18n = useMemo(() => createConsoleI18n(runtime.storage, language), [runtime, language]);
@@ -80,8 +95,10 @@ export function GatehouseConsole({
     setNotifications((queue) => queue.filter((notification) => notification.id !== id));
   }, []);
 
+  const [manualCopyText, setManualCopyText] = useState<string | null>(null);
+
   const contextValue = useMemo<ConsoleContextValue>(
-    () => ({ runtime, themeMode, setThemeMode, notify }),
+    () => ({ runtime, themeMode, setThemeMode, notify, showManualCopy: setManualCopyText }),
     [runtime, themeMode, setThemeMode, notify],
   );
   const inRouter = useInRouterContext();
@@ -93,9 +110,11 @@ export function GatehouseConsole({
           <ThemeProvider theme={theme}>
             <ConsoleContext.Provider value={contextValue}>
               {inRouter && <RouterNavigateBridge runtime={runtime} />}
+              {runtime.auth && <SessionFromAccessToken />}
               <ScopedCssBaseline enableColorScheme sx={{ minHeight: '100%' }}>
                 {children}
                 <NotificationHost notification={notifications[0] ?? null} onClose={dismiss} />
+                <ManualCopyDialog text={manualCopyText} onClose={() => setManualCopyText(null)} />
               </ScopedCssBaseline>
             </ConsoleContext.Provider>
           </ThemeProvider>

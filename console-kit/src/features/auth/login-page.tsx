@@ -1,93 +1,146 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useLoginMutation } from '../../api/gatehouse-api';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { useNotify } from '../../provider/console-context';
+import { useConsoleStorage, useNotify } from '../../provider/console-context';
+import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
+import { useSystemStatus } from '../../provider/use-system-status';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
+import { ThirdPartySignIn } from './third-party-sign-in';
+import { useHumanCheck } from './turnstile-widget';
 
 /** Spec: password sign-in lands on /token. */
 export const AFTER_LOGIN_PATH = '/token';
 
-/** Legacy installs seeded root with this password; the spec asks for a warning when it is still used. */
-const LEGACY_ROOT_PASSWORD = '123456';
-
 export interface LoginPageProps {
-  /** Where to go after a successful sign-in; defaults to /token. */
+  /** Where to go after a successful sign-in; defaults to the page that sent the visitor here, else /token. */
   redirectTo?: string;
 }
 
-export function LoginPage({ redirectTo = AFTER_LOGIN_PATH }: LoginPageProps) {
+/** Keeps `?aff=` for the registration that may follow (spec: /login and /register accept aff). */
+export function useRememberInviteCode(): void {
+  const [searchParams] = useSearchParams();
+  const storage = useConsoleStorage();
+  const aff = searchParams.get('aff');
+  useEffect(() => {
+    if (aff && /^[A-Za-z0-9]{1,32}$/.test(aff)) {
+      storage.setItem(StorageKeys.aff, aff);
+    }
+  }, [aff, storage]);
+}
+
+export function LoginPage({ redirectTo }: LoginPageProps) {
   const { t } = useFeatureTranslation(AUTH_NAMESPACE, authLocales);
   const notify = useNotify();
   const navigate = useNavigate();
+  const location = useLocation();
   const [searchParams] = useSearchParams();
+  const { status } = useSystemStatus();
   const { signIn } = useSession();
   const [login, { isLoading }] = useLoginMutation();
+  const human = useHumanCheck();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  useRememberInviteCode();
+
+  const passwordLogin = status?.password_login_enabled !== false;
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const destination =
+    redirectTo ?? (typeof from === 'string' && from.startsWith('/') ? from : AFTER_LOGIN_PATH);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (username === '' || password === '') {
+    if (username.trim() === '' || password === '') {
       setError(t('login.required'));
+      return;
+    }
+    if (human.required && !human.token) {
+      setError(t('common:humanCheck.pending'));
       return;
     }
     setError(null);
     try {
-      const user = await login({ username, password }).unwrap();
+      const { data: user, message } = await login({
+        username: username.trim(),
+        password,
+        turnstile: human.token || undefined,
+      }).unwrap();
       signIn(user);
       notify(t('login.success'), 'success');
-      if (user.username === 'root' && password === LEGACY_ROOT_PASSWORD) {
-        notify(t('login.defaultPassword'), 'warning');
+      // The server says so when root still has the legacy default password (decision 11).
+      if (message) {
+        notify(message, 'warning');
       }
-      void navigate(redirectTo);
+      void navigate(destination);
     } catch (failure) {
       setError(describeApiError(failure, t, t('login.failed')));
+      if (human.required) {
+        human.renew();
+      }
     }
   };
 
   return (
     <Box sx={{ maxWidth: 420, mx: 'auto', p: { xs: 2, sm: 3 } }}>
-      <Paper
-        component="form"
-        noValidate
-        onSubmit={(event) => void submit(event)}
-        sx={{ p: { xs: 2, sm: 4 } }}
-      >
+      <Paper sx={{ p: { xs: 2, sm: 4 } }}>
         <Stack spacing={2}>
           <Typography variant="h5" component="h1">
             {t('login.title')}
           </Typography>
           {searchParams.get('expired') === 'true' && <Alert severity="info">{t('login.expired')}</Alert>}
-          <TextField
-            label={t('login.username')}
-            name="username"
-            autoComplete="username"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            fullWidth
-          />
-          <TextField
-            label={t('login.password')}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            fullWidth
-          />
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
+          {passwordLogin ? (
+            <Stack component="form" noValidate spacing={2} onSubmit={(event) => void submit(event)}>
+              <TextField
+                label={t('login.username')}
+                name="username"
+                autoComplete="username"
+                value={username}
+                onChange={(event) => setUsername(event.target.value)}
+                fullWidth
+              />
+              <TextField
+                label={t('login.password')}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                fullWidth
+              />
+              {human.widget}
+              {error && (
+                <Alert severity="error" role="alert">
+                  {error}
+                </Alert>
+              )}
+              <Button type="submit" variant="contained" size="large" disabled={isLoading}>
+                {isLoading ? t('login.submitting') : t('login.submit')}
+              </Button>
+            </Stack>
+          ) : (
+            <Alert severity="info">{t('login.passwordLoginDisabled')}</Alert>
           )}
-          <Button type="submit" variant="contained" size="large" disabled={isLoading}>
-            {isLoading ? t('login.submitting') : t('login.submit')}
-          </Button>
+          <ThirdPartySignIn />
+          <Stack direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
+            {status?.register_enabled !== false && (
+              <Typography variant="body2">
+                {t('login.noAccount')}{' '}
+                <Link component={RouterLink} to="/register">
+                  {t('login.register')}
+                </Link>
+              </Typography>
+            )}
+            <Typography variant="body2">
+              {t('login.forgot')}{' '}
+              <Link component={RouterLink} to="/reset">
+                {t('login.reset')}
+              </Link>
+            </Typography>
+          </Stack>
         </Stack>
       </Paper>
     </Box>

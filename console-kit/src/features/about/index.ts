@@ -1,0 +1,3 @@
+export { AboutPage } from './about-page';
+export { aboutApi, useGetAboutQuery } from './about-api';
+export { aboutLocales, ABOUT_NAMESPACE } from './about-locales';

@@ -1,0 +1,9 @@
+export {
+  OAuthCallbackPage,
+  OAUTH_LOGIN_LANDING,
+  OAUTH_BIND_LANDING,
+  OAUTH_FAILURE_LANDING,
+  OAUTH_FAILURE_DELAY_MS,
+} from './oauth-callback-page';
+export { oauthApi, useCompleteOAuthQuery, type OAuthCallbackArgs } from './oauth-api';
+export { oauthLocales, OAUTH_NAMESPACE } from './oauth-locales';

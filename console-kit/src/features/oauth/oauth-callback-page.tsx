@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { describeApiError } from '../../api/describe-api-error';
+import { useFeatureTranslation } from '../../provider/console-i18n';
+import { useNotify } from '../../provider/console-context';
+import { useSession } from '../../provider/use-session';
+import { isRedirectProvider } from '../auth/oauth-redirect';
+import { useCompleteOAuthQuery } from './oauth-api';
+import { OAUTH_NAMESPACE, oauthLocales } from './oauth-locales';
+
+/** Decision 38: where each outcome lands. */
+export const OAUTH_LOGIN_LANDING = '/token';
+export const OAUTH_BIND_LANDING = '/personal';
+export const OAUTH_FAILURE_LANDING = '/login';
+/** Long enough to read the failure message before the redirect. */
+export const OAUTH_FAILURE_DELAY_MS = 1500;
+
+/** The return page of GitHub, OIDC and LinuxDO sign-in and binding: `/oauth/:provider?code&state`. */
+export function OAuthCallbackPage() {
+  const { t } = useFeatureTranslation(OAUTH_NAMESPACE, oauthLocales);
+  const { provider } = useParams();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const { user, signIn } = useSession();
+  // Someone signed in who comes back from a provider was binding it.
+  const [binding] = useState(() => user !== null);
+  const code = searchParams.get('code') ?? '';
+  const state = searchParams.get('state') ?? '';
+  const known = isRedirectProvider(provider);
+  const args = known && code ? { provider, code, state } : skipToken;
+  const { data, error, isError, isSuccess } = useCompleteOAuthQuery(args);
+  const handled = useRef(false);
+
+  const problem = !known
+    ? t('unknownProvider')
+    : !code
+      ? (searchParams.get('error_description') ?? searchParams.get('error') ?? t('missingCode'))
+      : isError
+        ? describeApiError(error, t)
+        : null;
+
+  useEffect(() => {
+    if (handled.current || !isSuccess || !data) {
+      return;
+    }
+    handled.current = true;
+    if (data.message === 'bind') {
+      notify(t('bindSuccess'), 'success');
+      void navigate(OAUTH_BIND_LANDING, { replace: true });
+    } else if (data.data) {
+      signIn(data.data);
+      notify(t('loginSuccess'), 'success');
+      void navigate(OAUTH_LOGIN_LANDING, { replace: true });
+    }
+  }, [isSuccess, data, navigate, notify, signIn, t]);
+
+  useEffect(() => {
+    if (!problem) {
+      return undefined;
+    }
+    if (!handled.current) {
+      handled.current = true;
+      notify(problem, 'error');
+    }
+    const timer = setTimeout(
+      () => void navigate(binding ? OAUTH_BIND_LANDING : OAUTH_FAILURE_LANDING, { replace: true }),
+      OAUTH_FAILURE_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [problem, binding, navigate, notify]);
+
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', p: 6 }}>
+      {problem ? (
+        <Stack spacing={2} sx={{ maxWidth: 480 }}>
+          <Alert severity="error">{problem}</Alert>
+          <Typography color="text.secondary">
+            {binding ? t('failedToPersonal') : t('failedToLogin')}
+          </Typography>
+        </Stack>
+      ) : (
+        <Stack spacing={2} sx={{ alignItems: 'center' }}>
+          <CircularProgress />
+          <Typography>{t('processing')}</Typography>
+        </Stack>
+      )}
+    </Box>
+  );
+}

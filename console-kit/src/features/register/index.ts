@@ -1,0 +1,15 @@
+export { RegisterPage, AFTER_REGISTER_PATH } from './register-page';
+export { registerApi, useRegisterMutation, useSendVerificationCodeMutation } from './register-api';
+export type { RegisterPayload, VerificationPurpose } from './register-api';
+export {
+  validateRegisterForm,
+  toRegisterPayload,
+  looksLikeEmail,
+  USERNAME_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  type RegisterFormValues,
+  type RegisterValidationError,
+} from './register-validation';
+export { useCountdown, RESEND_WAIT_SECONDS } from './use-countdown';
+export { registerLocales, REGISTER_NAMESPACE } from './register-locales';

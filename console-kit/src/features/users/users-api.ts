@@ -1,0 +1,117 @@
+import { gatehouseApi } from '../../api/gatehouse-api';
+
+/** A user as the admin list and `GET /api/user/{id}` return it (never a password or access token). */
+export interface AdminUser {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  group: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  github_id: string;
+  oidc_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  linux_do_id: string;
+  created_at?: number;
+  /** Set when the account was deregistered (soft-deleted). */
+  DeletedAt: string | null;
+}
+
+export interface UserPage {
+  items: AdminUser[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface UserListArgs {
+  keyword: string;
+  group: string;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+}
+
+export interface CreateUserPayload {
+  username: string;
+  display_name: string;
+  password: string;
+}
+
+export interface UpdateUserPayload {
+  id: number;
+  username: string;
+  display_name: string;
+  /** Blank keeps the current password. */
+  password: string;
+  group?: string;
+  quota?: number;
+  /** The balance the drawer loaded: the server applies quota − original_quota atomically. */
+  original_quota?: number;
+}
+
+export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete' | 'add_quota';
+
+export interface ManageResult {
+  status: number;
+  role: number;
+  quota?: number;
+}
+
+/** The list call: plain paging when nothing is searched for, else the search endpoint (same shape). */
+export function userListUrl({ keyword, group, page, pageSize }: UserListArgs): string {
+  const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });
+  if (keyword.trim() === '' && group === '') {
+    return `/api/user/?${params.toString()}`;
+  }
+  params.set('keyword', keyword.trim());
+  params.set('group', group);
+  return `/api/user/search?${params.toString()}`;
+}
+
+export const usersApi = gatehouseApi.enhanceEndpoints({ addTagTypes: ['Users', 'Groups'] }).injectEndpoints({
+  endpoints: (builder) => ({
+    listUsers: builder.query<UserPage, UserListArgs>({
+      query: (args) => userListUrl(args),
+      providesTags: ['Users'],
+    }),
+    getUser: builder.query<AdminUser, number>({
+      query: (id) => `/api/user/${id}`,
+      providesTags: ['Users'],
+    }),
+    createUser: builder.mutation<unknown, CreateUserPayload>({
+      query: (body) => ({ url: '/api/user/', method: 'POST', body }),
+      invalidatesTags: ['Users'],
+    }),
+    updateUser: builder.mutation<AdminUser, UpdateUserPayload>({
+      query: (body) => ({ url: '/api/user/', method: 'PUT', body }),
+      invalidatesTags: ['Users'],
+    }),
+    manageUser: builder.mutation<ManageResult, { id: number; action: ManageAction; value?: number }>({
+      query: (body) => ({ url: '/api/user/manage', method: 'POST', body }),
+      invalidatesTags: ['Users'],
+    }),
+    getGroups: builder.query<string[], void>({
+      query: () => '/api/group/',
+      providesTags: ['Groups'],
+    }),
+  }),
+});
+
+export const {
+  useListUsersQuery,
+  useGetUserQuery,
+  useCreateUserMutation,
+  useUpdateUserMutation,
+  useManageUserMutation,
+  useGetGroupsQuery,
+} = usersApi;

@@ -1,0 +1,341 @@
+import { useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  LinearProgress,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { describeApiError } from '../../api/describe-api-error';
+import { UserRole } from '../../api/api-types';
+import { useConsoleStorage, useNotify } from '../../provider/console-context';
+import { useFeatureTranslation } from '../../provider/console-i18n';
+import { useSession } from '../../provider/use-session';
+import { AddUserDrawer } from './add-user-drawer';
+import { ConfirmDialog } from './confirm-dialog';
+import { EditUserDrawer } from './edit-user-drawer';
+import { quotaText, useQuotaDisplay, type QuotaDisplay } from './quota-text';
+import {
+  CONFIRMED_ACTIONS,
+  isDeregistered,
+  PAGE_SIZE_OPTIONS,
+  PAGE_SIZE_STORAGE_KEY,
+  parsePageSize,
+  roleName,
+  rowActions,
+  statusName,
+} from './user-rules';
+import { USERS_NAMESPACE, usersLocales } from './users-locales';
+import {
+  useGetGroupsQuery,
+  useListUsersQuery,
+  useManageUserMutation,
+  type AdminUser,
+  type ManageAction,
+} from './users-api';
+
+type Translate = ReturnType<typeof useFeatureTranslation>['t'];
+
+const ROLE_COLORS = { user: 'default', admin: 'warning', root: 'error', unknown: 'default' } as const;
+const STATUS_COLORS = { enabled: 'success', disabled: 'error', unknown: 'default' } as const;
+
+/** Admin screen: search by keyword and group, a paged table, add and edit drawers, row actions. */
+export function UsersPage() {
+  const { t } = useFeatureTranslation(USERS_NAMESPACE, usersLocales);
+  const { user: me } = useSession();
+  if (!me || me.role < UserRole.admin) {
+    return (
+      <Box sx={{ p: 3 }}>
+        <Alert severity="warning">{t('adminOnly')}</Alert>
+      </Box>
+    );
+  }
+  return <UsersAdmin actorRole={me.role} t={t} />;
+}
+
+function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
+  const storage = useConsoleStorage();
+  const notify = useNotify();
+  const display = useQuotaDisplay();
+  const [pageSize, setPageSize] = useState(() => parsePageSize(storage.getItem(PAGE_SIZE_STORAGE_KEY)));
+  const [page, setPage] = useState(1);
+  const [keyword, setKeyword] = useState('');
+  const [group, setGroup] = useState('');
+  const [filters, setFilters] = useState({ keyword: '', group: '' });
+  const list = useListUsersQuery({ ...filters, page, pageSize });
+  const groups = useGetGroupsQuery();
+  const [manageUser, { isLoading: managing }] = useManageUserMutation();
+  const [pending, setPending] = useState<{ user: AdminUser; action: ManageAction } | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [editingId, setEditingId] = useState<number | null>(null);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setPage(1);
+    setFilters({ keyword, group });
+  };
+
+  const run = async (target: AdminUser, action: ManageAction) => {
+    try {
+      await manageUser({ id: target.id, action }).unwrap();
+      notify(t('actions.success'), 'success');
+    } catch (failure) {
+      // The server has the last word on who may do what; its reason is shown as given.
+      notify(describeApiError(failure, t), 'error');
+    }
+  };
+
+  const act = (target: AdminUser, action: ManageAction) => {
+    if (CONFIRMED_ACTIONS.has(action)) {
+      setPending({ user: target, action });
+    } else {
+      void run(target, action);
+    }
+  };
+
+  const items = list.data?.items ?? [];
+  const total = list.data?.total ?? 0;
+
+  return (
+    <Box sx={{ p: { xs: 1, sm: 3 } }}>
+      <Stack spacing={2}>
+        <Typography variant="h5" component="h1">
+          {t('title')}
+        </Typography>
+        <Paper component="form" role="search" onSubmit={search} sx={{ p: 2 }}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+            <TextField
+              label={t('search.keyword')}
+              placeholder={t('search.keywordPlaceholder')}
+              name="keyword"
+              size="small"
+              value={keyword}
+              onChange={(event) => setKeyword(event.target.value)}
+              sx={{ flexGrow: 1 }}
+            />
+            <TextField
+              select
+              label={t('search.group')}
+              name="group"
+              size="small"
+              value={group}
+              onChange={(event) => setGroup(event.target.value)}
+              sx={{ minWidth: 160 }}
+            >
+              <MenuItem value="">{t('search.allGroups')}</MenuItem>
+              {(groups.data ?? []).map((name) => (
+                <MenuItem key={name} value={name}>
+                  {name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Button type="submit" variant="contained">
+              {t('search.submit')}
+            </Button>
+            <Button variant="outlined" onClick={() => setAdding(true)}>
+              {t('add')}
+            </Button>
+          </Stack>
+        </Paper>
+
+        {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
+
+        <Paper>
+          {list.isFetching && <LinearProgress />}
+          <TableContainer>
+            <Table size="small" aria-label={t('title')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('columns.id')}</TableCell>
+                  <TableCell>{t('columns.username')}</TableCell>
+                  <TableCell>{t('columns.group')}</TableCell>
+                  <TableCell>{t('columns.stats')}</TableCell>
+                  <TableCell>{t('columns.invite')}</TableCell>
+                  <TableCell>{t('columns.role')}</TableCell>
+                  <TableCell>{t('columns.status')}</TableCell>
+                  <TableCell>{t('columns.actions')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {items.map((user) => (
+                  <UserRow
+                    key={user.id}
+                    user={user}
+                    actorRole={actorRole}
+                    display={display}
+                    t={t}
+                    onAction={act}
+                    onEdit={() => setEditingId(user.id)}
+                  />
+                ))}
+                {!list.isFetching && items.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={8} align="center">
+                      {t('empty')}
+                    </TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={total}
+            page={Math.max(0, page - 1)}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
+            onPageChange={(_event, next) => setPage(next + 1)}
+            onRowsPerPageChange={(event) => {
+              const next = parsePageSize(event.target.value);
+              storage.setItem(PAGE_SIZE_STORAGE_KEY, String(next));
+              setPageSize(next);
+              setPage(1);
+            }}
+            labelRowsPerPage={t('pagination.rowsPerPage')}
+            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
+          />
+        </Paper>
+      </Stack>
+
+      <AddUserDrawer open={adding} onClose={() => setAdding(false)} />
+      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} />
+      <ConfirmDialog
+        open={pending !== null}
+        title={t('actions.confirmTitle')}
+        message={pending ? t(`actions.${pending.action}Confirm`, { username: pending.user.username }) : ''}
+        confirmLabel={t('actions.confirm')}
+        cancelLabel={t('actions.cancel')}
+        busy={managing}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending) {
+            void run(pending.user, pending.action);
+          }
+          setPending(null);
+        }}
+      />
+    </Box>
+  );
+}
+
+interface UserRowProps {
+  user: AdminUser;
+  actorRole: number;
+  display: QuotaDisplay;
+  t: Translate;
+  onAction: (user: AdminUser, action: ManageAction) => void;
+  onEdit: () => void;
+}
+
+function UserRow({ user, actorRole, display, t, onAction, onEdit }: UserRowProps) {
+  const deregistered = isDeregistered(user);
+  const actions = rowActions(actorRole, user);
+  const role = roleName(user.role);
+  const status = statusName(user.status);
+  const anyAction = Object.values(actions).some(Boolean);
+  const button = (action: ManageAction, color: 'primary' | 'warning' | 'error' | 'success' = 'primary') => (
+    <Button
+      key={action}
+      size="small"
+      color={color}
+      onClick={() => onAction(user, action)}
+      disabled={action === 'enable' && actions.enableDisabled}
+    >
+      {t(`actions.${action}`)}
+    </Button>
+  );
+
+  return (
+    <TableRow
+      data-testid={`user-row-${user.id}`}
+      data-deregistered={deregistered ? 'true' : undefined}
+      sx={deregistered ? { opacity: 0.55, '& td': { textDecoration: 'line-through' } } : undefined}
+    >
+      <TableCell>{user.id}</TableCell>
+      <TableCell>
+        <Typography variant="body2">{user.username}</Typography>
+        {user.display_name && user.display_name !== user.username && (
+          <Typography variant="caption" color="text.secondary">
+            {user.display_name}
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell>
+        <Chip size="small" label={user.group} />
+      </TableCell>
+      <TableCell>
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <Chip
+            size="small"
+            color="primary"
+            variant="outlined"
+            label={t('stats.remaining', { value: quotaText(user.quota, display) })}
+          />
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t('stats.used', { value: quotaText(user.used_quota, display) })}
+          />
+          <Chip size="small" variant="outlined" label={t('stats.requests', { value: user.request_count })} />
+        </Stack>
+      </TableCell>
+      <TableCell>
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <Chip size="small" variant="outlined" label={t('invite.count', { value: user.aff_count })} />
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t('invite.earned', { value: quotaText(user.aff_history_quota, display) })}
+          />
+          <Chip
+            size="small"
+            variant="outlined"
+            label={user.inviter_id ? t('invite.inviter', { value: user.inviter_id }) : t('invite.none')}
+          />
+        </Stack>
+      </TableCell>
+      <TableCell>
+        <Chip size="small" color={ROLE_COLORS[role]} label={t(`role.${role}`)} />
+      </TableCell>
+      <TableCell sx={{ textDecoration: 'none !important' }}>
+        {deregistered ? (
+          <Chip size="small" color="default" variant="outlined" label={t('status.deregistered')} />
+        ) : (
+          <Chip size="small" color={STATUS_COLORS[status]} label={t(`status.${status}`)} />
+        )}
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+        {deregistered ? null : anyAction ? (
+          <>
+            {actions.promote && button('promote', 'warning')}
+            {actions.demote && button('demote', 'warning')}
+            {actions.enable && button('enable', 'success')}
+            {actions.disable && button('disable', 'warning')}
+            {actions.edit && (
+              <Button size="small" onClick={onEdit}>
+                {t('actions.edit')}
+              </Button>
+            )}
+            {actions.delete && button('delete', 'error')}
+          </>
+        ) : (
+          <Typography variant="caption" color="text.secondary">
+            {t('actions.noPermission')}
+          </Typography>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { aboutLocales } from '../../features/about/about-locales';
+import { authLocales } from '../../features/auth/auth-locales';
+import { homeLocales } from '../../features/home/home-locales';
+import { noticeLocales } from '../../features/notice/notice-locales';
+import { oauthLocales } from '../../features/oauth/oauth-locales';
+import { personalLocales } from '../../features/personal/personal-locales';
+import { registerLocales } from '../../features/register/register-locales';
+import { resetLocales } from '../../features/reset/reset-locales';
+import type { LocaleBundles, LocaleResource } from '../console-i18n';
+import { commonLocales } from './common-locales';
+
+function keysOf(resource: LocaleResource, prefix = ''): string[] {
+  return Object.entries(resource).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
+  );
+}
+
+const bundles: Record<string, LocaleBundles> = {
+  common: commonLocales,
+  about: aboutLocales,
+  auth: authLocales,
+  home: homeLocales,
+  notice: noticeLocales,
+  oauth: oauthLocales,
+  personal: personalLocales,
+  register: registerLocales,
+  reset: resetLocales,
+};
+
+describe('console strings', () => {
+  it.each(Object.keys(bundles))('%s has every string in Chinese and in English, none empty', (name) => {
+    const { zh, en } = bundles[name];
+    expect(keysOf(en).sort()).toEqual(keysOf(zh).sort());
+    const empty = (resource: LocaleResource) =>
+      keysOf(resource).filter((key) => {
+        const value = key
+          .split('.')
+          .reduce<LocaleResource | string>((node, part) => (node as LocaleResource)[part], resource);
+        return typeof value !== 'string' || value.trim() === '';
+      });
+    expect(empty(zh)).toEqual([]);
+    expect(empty(en)).toEqual([]);
+  });
+});
