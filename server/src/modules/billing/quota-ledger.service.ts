@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnModuleDestroy,
+  OnModuleInit,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
@@ -118,7 +125,9 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
   async balanceOf(userId: number): Promise<number> {
     const hit = this.balances.get(userId);
     if (hit && Date.now() - hit.at < 5000) return hit.quota;
-    const row = await this.ds.getRepository(User).findOne({ where: { id: userId }, select: { id: true, quota: true } });
+    const row = await this.ds
+      .getRepository(User)
+      .findOne({ where: { id: userId }, select: { id: true, quota: true } });
     const quota = row ? Number(row.quota) : 0;
     this.balances.set(userId, { quota, at: Date.now() });
     return quota;
@@ -150,7 +159,9 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         if (!t.affected) throw new InsufficientQuota('token');
       }
       if (!log) return null;
-      const res = await m.getRepository(LogEntry).insert({ ...log, quota: amount, node_name: this.config.nodeName });
+      const res = await m
+        .getRepository(LogEntry)
+        .insert({ ...log, quota: amount, node_name: this.config.nodeName });
       return Number((res.identifiers[0] as { id: number | string }).id);
     });
     this.adjustEstimate(payer.userId, amount);
@@ -217,7 +228,10 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       if (s.channelId && s.charged) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.charged);
     }
     for (const [id, t] of tokens) {
-      const qb = m.createQueryBuilder().update(Token).where('id = :id', { id, d: t.delta, used: t.used, now });
+      const qb = m
+        .createQueryBuilder()
+        .update(Token)
+        .where('id = :id', { id, d: t.delta, used: t.used, now });
       await qb
         .set({
           // The token's remaining quota is a limit, not money: it floors at zero.
@@ -239,11 +253,13 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     const inserts: Partial<LogEntry>[] = [];
     for (const s of batch) {
       if (s.hold.logId !== null) {
-        if (s.log) await m.getRepository(LogEntry).update({ id: s.hold.logId }, { ...s.log, quota: s.charged });
+        if (s.log)
+          await m.getRepository(LogEntry).update({ id: s.hold.logId }, { ...s.log, quota: s.charged });
         else await m.getRepository(LogEntry).delete({ id: s.hold.logId });
       } else if (s.log) inserts.push({ ...s.log, quota: s.charged, node_name: this.config.nodeName });
     }
-    for (let i = 0; i < inserts.length; i += INSERT_CHUNK) await this.insertLogs(m, inserts.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+      await this.insertLogs(m, inserts.slice(i, i + INSERT_CHUNK));
 
     await this.applyStats(m, batch);
   }
@@ -252,8 +268,27 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
    * A multi-row parameterized INSERT of log rows. The entity path of the ORM costs more CPU than the
    * database itself at relay rates (metadata walks, and a read-back of defaults on SQLite).
    */
+  /** SQLite: one prepared single-row INSERT, run per row (preparing a new multi-row statement per batch costs more). */
+  private sqliteInsert: { run(params: unknown[]): unknown } | null = null;
+
   private async insertLogs(m: EntityManager, rows: Partial<LogEntry>[]): Promise<void> {
     const driver = m.connection.driver;
+    if (m.connection.options.type === 'better-sqlite3') {
+      // Same connection as the open transaction (better-sqlite3 is synchronous and has only one).
+      const db = (
+        driver as unknown as {
+          databaseConnection: { prepare(sql: string): { run(params: unknown[]): unknown } };
+        }
+      ).databaseConnection;
+      this.sqliteInsert ??= db.prepare(
+        `INSERT INTO "logs" (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
+      );
+      for (const row of rows)
+        this.sqliteInsert.run(
+          LOG_COLUMNS.map((c) => (c === 'is_stream' ? (row[c] ? 1 : 0) : (row[c] ?? null))),
+        );
+      return;
+    }
     const pg = m.connection.options.type === 'postgres';
     const params: unknown[] = [];
     const tuples = rows.map((row) => {
@@ -281,7 +316,9 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         .where('id = :id AND quota >= :delta', { id: userId, delta })
         .execute();
       if (!ok.affected) {
-        const row = await m.getRepository(User).findOne({ where: { id: userId }, select: { id: true, quota: true } });
+        const row = await m
+          .getRepository(User)
+          .findOne({ where: { id: userId }, select: { id: true, quota: true } });
         const available = Math.max(0, Number(row?.quota ?? 0));
         let shortfall = delta - available;
         for (let i = list.length - 1; i >= 0 && shortfall > 0; i--) {
@@ -290,7 +327,8 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
           if (extra <= 0) continue;
           const cut = Math.min(extra, shortfall);
           s.charged -= cut;
-          if (s.log) s.log.content = `${s.log.content ? s.log.content + '; ' : ''}balance exhausted, ${cut} not charged`;
+          if (s.log)
+            s.log.content = `${s.log.content ? s.log.content + '; ' : ''}balance exhausted, ${cut} not charged`;
           shortfall -= cut;
         }
         delta = available;
