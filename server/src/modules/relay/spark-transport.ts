@@ -1,3 +1,4 @@
+import type { ClientSignal } from './client-signal';
 import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
 import { parseSparkKey, sparkAuthUrl, sparkDomain, sparkFrameIsLast, sparkFrameToChunks, sparkRequestFrame, sparkVersion } from './adapters/spark';
@@ -25,7 +26,7 @@ export const sparkAdapter: ProviderAdapter = {
  * Streams come back as SSE bytes of those chunks; otherwise the chunks are folded into one
  * chat.completion. Errors before the first frame are retryable upstream failures.
  */
-export function sparkCall(areq: AdapterRequest, signal: AbortSignal, nowMs: number, timeoutMs: number): Promise<UpstreamResponse> {
+export function sparkCall(areq: AdapterRequest, signal: ClientSignal, nowMs: number, timeoutMs: number): Promise<UpstreamResponse> {
   const { appId, apiKey, apiSecret } = parseSparkKey(areq.channel.key);
   const version = sparkVersion(areq.channel.other);
   const url = sparkAuthUrl(areq.channel.baseUrl, apiKey, apiSecret, version, nowMs);
@@ -45,7 +46,7 @@ export function sparkCall(areq: AdapterRequest, signal: AbortSignal, nowMs: numb
       ws.terminate();
     };
     const onAbort = () => fail(new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' }));
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal.once('abort', onAbort);
     const respond = (body: PassThrough & { text?: () => Promise<string> }, contentType: string) => {
       started = true;
       resolve({ statusCode: 200, headers: { 'content-type': contentType }, body: body as UpstreamResponse['body'] });
@@ -91,7 +92,7 @@ export function sparkCall(areq: AdapterRequest, signal: AbortSignal, nowMs: numb
     });
     ws.on('error', () => fail(new RelayError(502, 'relay_upstream_failed', { reason: 'network error' }, '', null, true)));
     ws.on('close', () => {
-      signal.removeEventListener('abort', onAbort);
+      signal.removeListener('abort', onAbort);
       if (!started) reject(new RelayError(502, 'relay_upstream_failed', { reason: 'connection closed' }, '', null, true));
       else if (areq.stream && !out.writableEnded) out.destroy(new Error('upstream closed'));
     });

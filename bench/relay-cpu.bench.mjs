@@ -1,0 +1,236 @@
+// Relay CPU per request, without the network: the built server's RelayService handles requests
+// in-process (token auth, pricing, channel selection, upstream call, billing, consume log), with the
+// upstream answered by undici's MockAgent and the answer written to an in-memory response. Side by side
+// with the least a gateway must do on the same stack (MockAgent request + read + write). Judged by the
+// relay's CPU µs per request over that baseline: the part of the gateway's overhead that is our code,
+// free of kernel and scheduling noise (the machine's other processes do not move these figures much).
+//
+//   node bench/relay-cpu.bench.mjs            20,000 requests per cell, concurrency 1 and 16
+//   BENCH_REQUESTS=n BENCH_MODES=stream       narrow a run
+//   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
+// Needs `npm run build:server`.
+import { EventEmitter } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const require = createRequire(import.meta.url);
+require(join(root, 'node_modules/reflect-metadata'));
+const { MockAgent, request } = require(join(root, 'node_modules/undici'));
+const { createApp } = require(join(root, 'dist/server/src/app.factory.js'));
+const { loadConfig } = require(join(root, 'dist/server/src/config/app-config.js'));
+const { RelayService } = require(join(root, 'dist/server/src/modules/relay/relay.service.js'));
+const { QuotaLedgerService } = require(join(root, 'dist/server/src/modules/billing/quota-ledger.service.js'));
+
+const N = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const modes = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
+const UPSTREAM = 'http://upstream.bench';
+const MODEL = 'gpt-4o-mini';
+const USAGE = { prompt_tokens: 40, completion_tokens: 40, total_tokens: 80 };
+const COMPLETION = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: MODEL,
+  system_fingerprint: 'fp_bench',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! This is a fixed benchmark answer.', refusal: null }, logprobs: null, finish_reason: 'stop' }],
+  usage: USAGE,
+});
+const CONTENT = ['Hello', '!', ' This', ' is', ' a', ' fixed', ' benchmark', ' answer', '.'];
+const chunk = (delta, finish = null, extra = {}) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
+const STREAM =
+  chunk({ role: 'assistant', content: '' }) +
+  CONTENT.map((c) => chunk({ content: c })).join('') +
+  chunk({}, 'stop') +
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, choices: [], usage: USAGE })}\n\n` +
+  'data: [DONE]\n\n';
+
+/** An in-memory ServerResponse: enough of its surface for the relay's writers. */
+class MemoryResponse extends EventEmitter {
+  statusCode = 200;
+  headersSent = false;
+  writableEnded = false;
+  writableFinished = false;
+  destroyed = false;
+  bytes = 0;
+  #headers = {};
+  setHeader(k, v) {
+    this.#headers[k.toLowerCase()] = v;
+  }
+  getHeader(k) {
+    return this.#headers[k.toLowerCase()];
+  }
+  removeHeader(k) {
+    delete this.#headers[k.toLowerCase()];
+  }
+  hasHeader(k) {
+    return k.toLowerCase() in this.#headers;
+  }
+  writeHead(status, headers) {
+    this.statusCode = status;
+    if (headers) for (const [k, v] of Object.entries(headers)) this.setHeader(k, v);
+    this.headersSent = true;
+    return this;
+  }
+  flushHeaders() {
+    this.headersSent = true;
+  }
+  write(c) {
+    this.headersSent = true;
+    this.bytes += c.length;
+    return true;
+  }
+  end(c) {
+    if (c) this.write(c);
+    this.headersSent = true;
+    this.writableEnded = this.writableFinished = true;
+    this.emit('finish');
+    this.emit('close');
+  }
+}
+
+async function api(base, cookie, method, path, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie: cookie.cookie, 'New-Api-User': String(cookie.id) } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { res, json: await res.json() };
+}
+
+async function run(label, n, concurrency, one) {
+  for (let i = 0; i < Math.min(2000, n); i++) await one(); // warm-up
+  const cpu = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < n) await one();
+    }),
+  );
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  const used = process.cpuUsage(cpu);
+  return { label, n, concurrency, cpuUsPerReq: (used.user + used.system) / n, wallMs: wall };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gh-relay-cpu-'));
+let app;
+try {
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      SQLITE_PATH: join(dataDir, 'bench.db'),
+      SESSION_SECRET: 'relay-cpu-bench-session-secret-01234',
+      LOG_LEVEL: 'error',
+      NODE_ENV: 'production',
+      BCRYPT_COST: '4',
+      STATIC_DIR: '/nonexistent',
+    },
+    { quiet: true },
+  );
+  app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+  await api(base, null, 'POST', '/api/setup', { username: 'bench', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
+  const login = await api(base, null, 'POST', '/api/user/login', { username: 'bench', password: 'bench-pass-1' });
+  const session = { cookie: login.res.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
+  const ch = await api(base, session, 'POST', '/api/channel/', { type: 1, name: 'bench', key: 'sk-upstream', base_url: UPSTREAM, models: MODEL, group: 'default' });
+  if (!ch.json.success) throw new Error(`channel: ${JSON.stringify(ch.json)}`);
+  await api(base, session, 'POST', '/api/user/manage', { id: session.id, action: 'add_quota', value: 1_000_000_000 });
+  const tok = await api(base, session, 'POST', '/api/token/', { name: 'bench', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+  const key = (await api(base, session, 'POST', `/api/token/${tok.json.data[0].id}/key`, {})).json.data.key;
+
+  const mock = new MockAgent({ connections: 1 });
+  mock.disableNetConnect();
+  const pool = mock.get(UPSTREAM);
+  pool
+    .intercept({ path: '/v1/chat/completions', method: 'POST' })
+    .reply((opts) => {
+      const stream = String(opts.body).includes('"stream":true');
+      return { statusCode: 200, data: stream ? STREAM : COMPLETION, responseOptions: { headers: { 'content-type': stream ? 'text/event-stream' : 'application/json' } } };
+    })
+    .persist();
+  const relay = app.get(RelayService);
+  relay.agent = mock; // the relay's upstream dispatcher
+  const ledger = app.get(QuotaLedgerService);
+
+  let seq = 0;
+  const inbound = (stream) => {
+    const body = { model: MODEL, messages: [{ role: 'user', content: 'Say hello.' }], ...(stream ? { stream: true } : {}) };
+    const raw = Buffer.from(JSON.stringify(body));
+    return {
+      format: 'openai',
+      mode: 'chat',
+      body,
+      raw,
+      contentType: 'application/json',
+      pathModel: null,
+      pathStream: false,
+      key,
+      ip: '127.0.0.1',
+      requestId: `bench-${++seq}`,
+      lang: 'en',
+      userAgent: 'bench',
+    };
+  };
+  const bad = [];
+  const gateway = (stream) => async () => {
+    const res = new MemoryResponse();
+    await relay.handle(inbound(stream), res);
+    if (res.statusCode !== 200 || res.bytes === 0) bad.push(res.statusCode);
+  };
+  // The least a gateway does on the same stack: parse the body for the model, forward, read, write back.
+  const baseline = (stream) => async () => {
+    const req = inbound(stream);
+    JSON.parse(req.raw.toString());
+    const res = new MemoryResponse();
+    const up = await request(`${UPSTREAM}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' }, body: req.raw, dispatcher: mock });
+    res.writeHead(up.statusCode, { 'content-type': up.headers['content-type'] });
+    for await (const c of up.body) res.write(c);
+    res.end();
+  };
+
+  const before = await ledger.balanceOf(session.id);
+  const rows = [];
+  for (const mode of modes) {
+    const stream = mode === 'stream';
+    for (const c of [1, 16]) {
+      rows.push({ mode, ...(await run('baseline', N, c, baseline(stream))) });
+      rows.push({ mode, ...(await run('gatehouse', N, c, gateway(stream))) });
+    }
+  }
+  await ledger.flush();
+  const { DataSource } = require(join(root, 'node_modules/typeorm'));
+  const ds = app.get(DataSource);
+  const [{ quota }] = await ds.query('SELECT quota FROM users WHERE id = ?', [session.id]);
+  const [{ n: logs }] = await ds.query('SELECT COUNT(*) AS n FROM logs WHERE type = 2');
+  const [{ s: billed }] = await ds.query('SELECT SUM(quota) AS s FROM logs WHERE type = 2');
+
+  console.log(`\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up (node ${process.version})`);
+  console.log('mode        concurrency  baseline µs/req  gatehouse µs/req  added µs/req  ratio');
+  console.log('----------  -----------  ---------------  ----------------  ------------  -----');
+  const out = [];
+  for (let i = 0; i < rows.length; i += 2) {
+    const b = rows[i];
+    const g = rows[i + 1];
+    const added = g.cpuUsPerReq - b.cpuUsPerReq;
+    out.push({ mode: b.mode, concurrency: b.concurrency, baseline: b.cpuUsPerReq, gatehouse: g.cpuUsPerReq, added });
+    console.log(
+      `${b.mode.padEnd(10)}  ${String(b.concurrency).padStart(11)}  ${b.cpuUsPerReq.toFixed(1).padStart(15)}  ${g.cpuUsPerReq.toFixed(1).padStart(16)}  ${added.toFixed(1).padStart(12)}  ${(g.cpuUsPerReq / b.cpuUsPerReq).toFixed(2).padStart(5)}`,
+    );
+  }
+  const gatewayRequests = N * 2 * modes.length + Math.min(2000, N) * 2 * modes.length;
+  console.log(`\nJudged figure: added CPU µs per request (gatehouse − baseline), lower is better.`);
+  console.log(`Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`);
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  const file = join(root, `bench/results/relay-cpu-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ node: process.version, requests: N, cells: out, logs: Number(logs), billed: Number(billed) }, null, 2));
+  console.log(`Wrote ${file}`);
+  if (bad.length || Number(logs) !== gatewayRequests || Number(before) - Number(quota) !== Number(billed)) process.exitCode = 1;
+} finally {
+  await app?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
