@@ -639,8 +639,10 @@ describe('usage logs', () => {
     await ok(await admin.post('/api/user/manage', { id: u.userId, action: 'add_quota', value: 1234 }));
     await ok(await admin.post('/api/user/manage', { id: u.userId, action: 'disable' }));
     const logs = await list(admin, `/api/log/?type=3&username=${u.username}`);
-    expect(logs.items.map((i) => i.quota)).toEqual([0, 1234]);
-    expect(logs.items.every((i) => i.content.includes(admin.username))).toBe(true);
+    // Newest first: disable, add_quota, then root's creation of the account.
+    expect(logs.items.map((i) => i.quota)).toEqual([0, 1234, 0]);
+    expect(logs.items.slice(0, 2).every((i) => i.content.includes(admin.username))).toBe(true);
+    expect(logs.items[2].content).toBe('管理员创建了用户（root）');
   });
 
   // ------------------------------------------------------------------ clearing

@@ -33,10 +33,17 @@ describe('user administration', () => {
   const row = (id: number) => users().findOneByOrFail({ id });
   const quotaOf = async (id: number) => (await row(id)).quota;
   const setQuota = (id: number, quota: number) => users().update({ id }, { quota });
-  const manageLogs = (userId: number) =>
+  const allManageLogs = (userId: number) =>
     t.ds
       .getRepository(LogEntry)
       .find({ where: { user_id: userId, type: LogType.Manage }, order: { id: 'ASC' } });
+  /** The account-record logs: an admin created the user, or changed its profile fields. */
+  const ACCOUNT_LOG = /^管理员(创建了用户|修改了用户信息)/;
+  const accountLogs = async (userId: number) =>
+    (await allManageLogs(userId)).filter((l) => ACCOUNT_LOG.test(l.content ?? ''));
+  /** Management logs of quota, status and role changes. */
+  const manageLogs = async (userId: number) =>
+    (await allManageLogs(userId)).filter((l) => !ACCOUNT_LOG.test(l.content ?? ''));
 
   /** Creates a user through the admin API and returns its id. */
   async function create(
@@ -302,6 +309,25 @@ describe('user administration', () => {
       expect(res.body.success).toBe(false);
       expect(res.body.message).toContain(message);
       expect(await users().count()).toBe(before);
+    });
+
+    it('records who created the user and which profile fields an admin changed, never their values', async () => {
+      const name = uname('lg');
+      const made = await admin.post('/api/user/', { username: name, password: 'password-1' });
+      expect(made.body.success).toBe(true);
+      const id = (await users().findOneByOrFail({ username: name })).id;
+      const created = await accountLogs(id);
+      expect(created.map((l) => l.content)).toEqual([`管理员创建了用户（${admin.username}）`]);
+      expect(
+        (await admin.put('/api/user/', { id, display_name: 'Shown', password: 'new-secret-pw-9' })).body
+          .success,
+      ).toBe(true);
+      const logs = await accountLogs(id);
+      expect(logs).toHaveLength(2);
+      expect(logs[1].content).toBe(`管理员修改了用户信息：display_name, password（${admin.username}）`);
+      expect(JSON.stringify(logs)).not.toContain('new-secret-pw-9');
+      expect(JSON.stringify(logs)).not.toContain('Shown');
+      expect(logs.every((l) => l.quota === 0 && l.type === LogType.Manage)).toBe(true);
     });
 
     it('creates an ordinary, enabled user who can sign in', async () => {

@@ -3,7 +3,15 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
 import { parsePage } from '../../common/pagination';
 import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
-import { AffTransferDto, CreateUserDto, DeleteSelfDto, ManageUserDto, UpdateSelfDto, UpdateUserDto, UserSettingDto } from './user.dto';
+import {
+  AffTransferDto,
+  CreateUserDto,
+  DeleteSelfDto,
+  ManageUserDto,
+  UpdateSelfDto,
+  UpdateUserDto,
+  UserSettingDto,
+} from './user.dto';
 import { mergeSetting, parseSetting } from './user-setting';
 import { UserGroupsService } from './user-groups.service';
 import { UserService } from './user.service';
@@ -35,7 +43,11 @@ export class UserController {
   @Delete('self')
   @UserOnly()
   @ApiOperation({ summary: 'Deregisters the own account; body {username} must equal the account name' })
-  async deleteSelf(@CurrentUser() me: AuthUser, @Body() body: DeleteSelfDto, @Query('username') username?: string) {
+  async deleteSelf(
+    @CurrentUser() me: AuthUser,
+    @Body() body: DeleteSelfDto,
+    @Query('username') username?: string,
+  ) {
     await this.users.deleteSelf(me, body?.username ?? username);
   }
 
@@ -109,8 +121,8 @@ export class UserController {
   @Post()
   @AdminOnly()
   @ApiOperation({ summary: 'Creates an ordinary user' })
-  async create(@Body() body: CreateUserDto) {
-    await this.users.adminCreate(body);
+  async create(@CurrentUser() me: AuthUser, @Body() body: CreateUserDto) {
+    await this.users.adminCreate(me, body);
   }
 
   @Put()

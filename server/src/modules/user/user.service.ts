@@ -103,7 +103,7 @@ export class UserService {
     try {
       const result = await m.getRepository(User).insert(row);
       const id = Number(result.identifiers[0].id);
-      return (await m.getRepository(User).findOneByOrFail({ id }));
+      return await m.getRepository(User).findOneByOrFail({ id });
     } catch (e) {
       if (isUniqueViolation(e)) throw fail(violatedColumn(e) === 'email' ? 'email_taken' : 'username_taken');
       throw e;
@@ -122,7 +122,11 @@ export class UserService {
   // ---- admin: list, search, get, create, update, manage ----
 
   async list(q: PageQuery): Promise<Page<UserView>> {
-    const [rows, total] = await this.repo.findAndCount({ order: { id: 'DESC' }, skip: q.offset, take: q.pageSize });
+    const [rows, total] = await this.repo.findAndCount({
+      order: { id: 'DESC' },
+      skip: q.offset,
+      take: q.pageSize,
+    });
     return pageOf(rows.map(toUserView), total, q);
   }
 
@@ -152,14 +156,28 @@ export class UserService {
     return toUserView(user);
   }
 
-  async adminCreate(input: { username?: unknown; password?: unknown; display_name?: unknown }): Promise<void> {
+  async adminCreate(
+    actor: AuthUser,
+    input: { username?: unknown; password?: unknown; display_name?: unknown },
+  ): Promise<void> {
     if (!input.username || !input.password) throw fail('username_password_required');
     const username = checkUsername(input.username);
     const password = checkPassword(input.password);
     const displayName = checkDisplayName(input.display_name, username);
     if (await this.usernameTaken(username)) throw fail('username_taken');
     const passwordHash = await this.hashPassword(password);
-    await this.ds.transaction((m) => this.insertUser(m, { username, passwordHash, displayName }));
+    await this.ds.transaction(async (m) => {
+      const created = await this.insertUser(m, { username, passwordHash, displayName });
+      await this.logs.record(
+        {
+          userId: created.id,
+          username,
+          type: LogType.Manage,
+          content: `管理员创建了用户（${actor.username}）`,
+        },
+        m,
+      );
+    });
   }
 
   async adminUpdate(
@@ -181,21 +199,27 @@ export class UserService {
       changes.username = checkUsername(input.username);
       if (await this.usernameTaken(changes.username)) throw fail('username_taken');
     }
-    if (input.display_name !== undefined) changes.display_name = checkDisplayName(input.display_name, user.username);
+    if (input.display_name !== undefined)
+      changes.display_name = checkDisplayName(input.display_name, user.username);
     if (typeof input.password === 'string' && input.password !== '') {
       changes.password = await this.hashPassword(checkPassword(input.password));
     } else if (input.password !== undefined && input.password !== '' && input.password !== null) {
       throw fail('field_invalid', { field: 'password', reason: 'must be text' });
     }
     if (input.group !== undefined) {
-      if (typeof input.group !== 'string' || !input.group.trim() || input.group.length > 64) throw fail('group_invalid');
+      if (typeof input.group !== 'string' || !input.group.trim() || input.group.length > 64)
+        throw fail('group_invalid');
       changes.group = input.group.trim();
     }
     let delta = 0;
     let expected: number | null = null;
     if (input.quota !== undefined && input.quota !== null && input.quota !== '') {
       const target = checkQuota(input.quota);
-      if (input.original_quota !== undefined && input.original_quota !== null && input.original_quota !== '') {
+      if (
+        input.original_quota !== undefined &&
+        input.original_quota !== null &&
+        input.original_quota !== ''
+      ) {
         delta = target - checkQuota(input.original_quota);
       } else {
         delta = target - user.quota;
@@ -210,6 +234,16 @@ export class UserService {
           if (isUniqueViolation(e)) throw fail('username_taken');
           throw e;
         }
+        // Which fields changed, never their values (a password hash has no place in a log).
+        await this.logs.record(
+          {
+            userId: user.id,
+            username: changes.username ?? user.username,
+            type: LogType.Manage,
+            content: `管理员修改了用户信息：${Object.keys(changes).join(', ')}（${actor.username}）`,
+          },
+          m,
+        );
       }
       if (delta !== 0) await this.adminQuotaChange(m, actor, user, delta, expected, '管理员将用户额度调整');
     });
@@ -217,7 +251,10 @@ export class UserService {
     return toUserView(await this.mustFind(user.id));
   }
 
-  async manage(actor: AuthUser, input: { id?: unknown; action?: unknown; value?: unknown }): Promise<{ status: number; role: number; quota?: number }> {
+  async manage(
+    actor: AuthUser,
+    input: { id?: unknown; action?: unknown; value?: unknown },
+  ): Promise<{ status: number; role: number; quota?: number }> {
     const action = input.action as ManageAction;
     if (!ACTIONS.includes(action)) throw fail('invalid_action');
     const user = await this.mustFind(Number(input.id));
@@ -254,7 +291,9 @@ export class UserService {
       case 'add_quota': {
         const delta = checkQuota(input.value, { allowNegative: true });
         if (delta === 0) throw fail('quota_invalid');
-        await this.ds.transaction((m) => this.adminQuotaChange(m, actor, user, delta, null, '管理员为用户增加额度'));
+        await this.ds.transaction((m) =>
+          this.adminQuotaChange(m, actor, user, delta, null, '管理员为用户增加额度'),
+        );
         this.cache.invalidate(user.id);
         const after = await this.mustFind(user.id);
         return { status: after.status, role: after.role, quota: after.quota };
@@ -263,7 +302,12 @@ export class UserService {
     await this.ds.transaction(async (m) => {
       await m.getRepository(User).update({ id: user.id }, changes);
       await this.logs.record(
-        { userId: user.id, username: user.username, type: LogType.Manage, content: `${logText}（${actor.username}）` },
+        {
+          userId: user.id,
+          username: user.username,
+          type: LogType.Manage,
+          content: `${logText}（${actor.username}）`,
+        },
         m,
       );
     });
@@ -340,7 +384,8 @@ export class UserService {
   ): Promise<void> {
     const user = await this.mustFind(actor.id);
     const changes: Partial<User> = {};
-    if (input.display_name !== undefined) changes.display_name = checkDisplayName(input.display_name, user.username);
+    if (input.display_name !== undefined)
+      changes.display_name = checkDisplayName(input.display_name, user.username);
     if (input.password !== undefined && input.password !== '') {
       const password = checkPassword(input.password);
       if (user.password) {
@@ -403,7 +448,12 @@ export class UserService {
   }
 
   /** Rewards of an invited sign-up, in the sign-up's transaction. */
-  async rewardInviter(m: EntityManager, inviterId: number, reward: number, inviteeName: string): Promise<void> {
+  async rewardInviter(
+    m: EntityManager,
+    inviterId: number,
+    reward: number,
+    inviteeName: string,
+  ): Promise<void> {
     await m
       .createQueryBuilder()
       .update(User)
