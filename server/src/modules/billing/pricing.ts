@@ -94,7 +94,10 @@ export function usageQuota(p: Price, u: UsageCounts): number {
   const audioIn = u.audio_prompt_tokens ?? 0;
   const imageIn = u.image_prompt_tokens ?? 0;
   const audioOut = u.audio_completion_tokens ?? 0;
-  const plainIn = Math.max(0, u.prompt_tokens - u.cached_tokens - u.cache_creation_tokens - audioIn - imageIn);
+  const plainIn = Math.max(
+    0,
+    u.prompt_tokens - u.cached_tokens - u.cache_creation_tokens - audioIn - imageIn,
+  );
   const plainOut = Math.max(0, u.completion_tokens - audioOut);
   const weighted =
     plainIn +
@@ -105,7 +108,8 @@ export function usageQuota(p: Price, u: UsageCounts): number {
     plainOut * p.completionRatio +
     audioOut * p.audioRatio * p.audioCompletionRatio;
   const quota = clampQuota(weighted * p.modelRatio * p.groupRatio);
-  if (quota === 0 && p.modelRatio > 0 && p.groupRatio > 0 && u.prompt_tokens + u.completion_tokens > 0) return 1;
+  if (quota === 0 && p.modelRatio > 0 && p.groupRatio > 0 && u.prompt_tokens + u.completion_tokens > 0)
+    return 1;
   return quota;
 }
 
@@ -114,4 +118,28 @@ export function reserveQuota(p: Price, promptTokens: number, maxTokens: number, 
   if (p.modelPrice >= 0) return fixedQuota(p);
   const estimate = (promptTokens + Math.max(0, maxTokens) * p.completionRatio) * p.modelRatio * p.groupRatio;
   return clampQuota(preConsumed + estimate);
+}
+
+/** What the price tables are read from (the options service). */
+export interface PriceOptions {
+  num(key: string): number;
+  json<T>(key: string): T;
+}
+
+/** The price tables as the options hold them now. */
+export function priceTablesFrom(o: PriceOptions): PriceTables {
+  const table = (key: string) => o.json<Record<string, number> | null>(key) ?? {};
+  return {
+    quotaPerUnit: o.num('QuotaPerUnit'),
+    modelPrice: table('ModelPrice'),
+    modelRatio: table('ModelRatio'),
+    completionRatio: table('CompletionRatio'),
+    cacheRatio: table('CacheRatio'),
+    cacheCreationRatio: table('CacheCreationRatio'),
+    imageRatio: table('ImageRatio'),
+    audioRatio: table('AudioRatio'),
+    audioCompletionRatio: table('AudioCompletionRatio'),
+    groupRatio: table('GroupRatio'),
+    groupGroupRatio: table('GroupGroupRatio') as unknown as PriceTables['groupGroupRatio'],
+  };
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { Ability } from '../../database/entities';
-import { priceOf, PriceTables } from '../billing/pricing';
+import { priceOf, PriceTables, priceTablesFrom } from '../billing/pricing';
 import { OptionService } from '../option/option.service';
 import { UserGroupsService } from '../user/user-groups.service';
 import type { UserSnapshot } from '../user/user-cache.service';
@@ -64,20 +64,7 @@ export class PricingService implements OnModuleInit {
   }
 
   private tables(): PriceTables {
-    const o = this.options;
-    return {
-      quotaPerUnit: o.num('QuotaPerUnit'),
-      modelPrice: o.json('ModelPrice') ?? {},
-      modelRatio: o.json('ModelRatio') ?? {},
-      completionRatio: o.json('CompletionRatio') ?? {},
-      cacheRatio: o.json('CacheRatio') ?? {},
-      cacheCreationRatio: o.json('CacheCreationRatio') ?? {},
-      imageRatio: o.json('ImageRatio') ?? {},
-      audioRatio: o.json('AudioRatio') ?? {},
-      audioCompletionRatio: o.json('AudioCompletionRatio') ?? {},
-      groupRatio: o.json('GroupRatio') ?? {},
-      groupGroupRatio: o.json('GroupGroupRatio') ?? {},
-    };
+    return priceTablesFrom(this.options);
   }
 
   /** Model → groups of its enabled abilities. */

@@ -18,7 +18,7 @@ import type { AppConfig } from '../../config/app-config';
 import { LogType, Role, TokenStatus, UserStatus } from '../../database/entities';
 import { AuthGuard } from '../auth/auth.guard';
 import { InsufficientQuota, LogDraft, QuotaLedgerService, Settlement } from '../billing/quota-ledger.service';
-import { clampQuota, fixedQuota, Price, priceOf, PriceTables, reserveQuota, usageQuota } from '../billing/pricing';
+import { clampQuota, fixedQuota, Price, priceOf, PriceTables, reserveQuota, usageQuota, priceTablesFrom } from '../billing/pricing';
 import { OptionService } from '../option/option.service';
 import { UserCacheService } from '../user/user-cache.service';
 import { UserGroupsService } from '../user/user-groups.service';
@@ -113,21 +113,9 @@ export class RelayService {
   }
 
   private priceTables(): PriceTables {
-    const o = this.options;
-    return {
-      quotaPerUnit: o.num('QuotaPerUnit'),
-      modelPrice: o.json('ModelPrice') ?? {},
-      modelRatio: o.json('ModelRatio') ?? {},
-      completionRatio: o.json('CompletionRatio') ?? {},
-      cacheRatio: o.json('CacheRatio') ?? {},
-      cacheCreationRatio: o.json('CacheCreationRatio') ?? {},
-      imageRatio: o.json('ImageRatio') ?? {},
-      audioRatio: o.json('AudioRatio') ?? {},
-      audioCompletionRatio: o.json('AudioCompletionRatio') ?? {},
-      groupRatio: o.json('GroupRatio') ?? {},
-      groupGroupRatio: o.json('GroupGroupRatio') ?? {},
-    };
+    return priceTablesFrom(this.options);
   }
+
 
   private adapterSettings(): AdapterSettings {
     const o = this.options;
