@@ -12,17 +12,9 @@ import { RelayCacheService } from '../../relay/relay-cache.service';
 import type { InboundRequest } from '../../relay/relay-context';
 import { RelayService } from '../../relay/relay.service';
 import { TaskBillingService, TaskRef } from '../task-billing.service';
-import {
-  httpUrl,
-  networkError,
-  notifySignature,
-  originChannel,
-  pickChannel,
-  signatureValid,
-  upstreamStatusError,
-} from '../task-common';
+import { httpUrl, notifySignature, originChannel, pickChannel, signatureValid } from '../task-common';
 import { cleanText, parseJson, writeMeta } from '../task-meta';
-import { TaskUpstream, UpstreamAnswer } from '../task-upstream';
+import { TaskUpstream } from '../task-upstream';
 import { MjTaskStore } from './mj-tasks.service';
 import {
   clearModes,
@@ -149,7 +141,6 @@ export class MidjourneyRelay implements OnModuleDestroy {
       fixed = originChannel(this.cache, origin.channel_id, MJ_CHANNEL_TYPES);
       prompt ||= origin.prompt ?? '';
     }
-    const tried: number[] = [];
     let channel = fixed ?? pickChannel(this.cache, ctx, MJ_CHANNEL_TYPES, 0, new Set());
     const modeClear = this.options.bool('MjModeClearEnabled');
     const accountFilter = this.options.bool('MjAccountFilterEnabled');
@@ -170,42 +161,21 @@ export class MidjourneyRelay implements OnModuleDestroy {
     });
 
     // The call; another channel is tried (up to RetryTimes) when the upstream itself failed.
-    const retries = fixed || ctx.pinnedChannel !== null ? 0 : Math.max(0, this.options.num('RetryTimes'));
-    let answer: UpstreamAnswer | null = null;
-    let lastError: RelayError = networkError(new Error('no attempt'));
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) {
-        try {
-          channel = pickChannel(this.cache, ctx, MJ_CHANNEL_TYPES, attempt, new Set(tried));
-        } catch {
-          break;
-        }
-      }
-      tried.push(channel.id);
-      const send = upstreamBody(body, { accountFilter, modeClear, notifyHook: this.notifyHookOf(channel) });
-      try {
-        answer = await this.upstream.call(
-          channel,
-          'POST',
-          `/mj/submit/${route}`,
-          send,
-          mjAuth,
-          SUBMIT_TIMEOUT_MS,
-        );
-      } catch (err) {
-        lastError = networkError(err);
-        answer = null;
-        continue;
-      }
-      if (answer.status >= 200 && answer.status < 300) break;
-      void this.health.onUpstreamError(channel, answer.status, answer.text);
-      lastError = upstreamStatusError(answer);
-      answer = null;
-      if (!lastError.retryable) break;
-    }
+    const sent = await this.upstream.submit({
+      ctx,
+      types: MJ_CHANNEL_TYPES,
+      first: channel,
+      fixed: !!fixed,
+      path: `/mj/submit/${route}`,
+      body: (ch) => upstreamBody(body, { accountFilter, modeClear, notifyHook: this.notifyHookOf(ch) }),
+      auth: mjAuth,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+    });
+    channel = sent.channel;
+    const answer = sent.answer;
     if (!answer) {
-      this.billing.refund(ref(''), charge, lastError.messageIn('en'));
-      throw lastError;
+      this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
+      throw sent.error;
     }
     const parsed = parseSubmitAnswer(answer.text);
     if (!parsed) {

@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { nowSeconds } from '../../../common/time';
 import { UserStatus } from '../../../database/entities';
 import { OptionService } from '../../option/option.service';
-import { ChannelHealthService } from '../../relay/channel-health.service';
 import type { ChannelSnapshot } from '../../relay/channel-selector';
 import { RelayError, relayFail, sanitizeUpstreamText } from '../../relay/errors';
 import { RelayCacheService } from '../../relay/relay-cache.service';
@@ -10,9 +9,9 @@ import type { InboundRequest } from '../../relay/relay-context';
 import { RelayService } from '../../relay/relay.service';
 import { UserCacheService } from '../../user/user-cache.service';
 import { TaskBillingService, TaskRef } from '../task-billing.service';
-import { networkError, originChannel, pickChannel, upstreamStatusError } from '../task-common';
+import { originChannel, pickChannel } from '../task-common';
 import { cleanText, writeMeta } from '../task-meta';
-import { TaskUpstream, UpstreamAnswer } from '../task-upstream';
+import { TaskUpstream } from '../task-upstream';
 import { SunoTaskStore } from './suno-tasks.service';
 import {
   Json,
@@ -52,7 +51,6 @@ export class SunoRelay {
     private readonly options: OptionService,
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
-    private readonly health: ChannelHealthService,
     private readonly store: SunoTaskStore,
   ) {}
 
@@ -85,7 +83,6 @@ export class SunoRelay {
       if (!origin) throw new RelayError(404, 'task_not_found', {}, '', 'task_not_exist');
       fixed = originChannel(this.cache, origin.channel_id, SUNO_CHANNEL_TYPES);
     }
-    const tried: number[] = [];
     let channel = fixed ?? pickChannel(this.cache, ctx, SUNO_CHANNEL_TYPES, 0, new Set());
     const charge = await this.billing.reserve(ctx, quota, {
       userId: ctx.user.id,
@@ -101,41 +98,21 @@ export class SunoRelay {
       taskId,
     });
 
-    const retries = fixed || ctx.pinnedChannel !== null ? 0 : Math.max(0, this.options.num('RetryTimes'));
-    let answer: UpstreamAnswer | null = null;
-    let lastError: RelayError = networkError(new Error('no attempt'));
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) {
-        try {
-          channel = pickChannel(this.cache, ctx, SUNO_CHANNEL_TYPES, attempt, new Set(tried));
-        } catch {
-          break;
-        }
-      }
-      tried.push(channel.id);
-      try {
-        answer = await this.upstream.call(
-          channel,
-          'POST',
-          `/suno/submit/${route}`,
-          plan.body,
-          sunoAuth,
-          SUBMIT_TIMEOUT_MS,
-        );
-      } catch (err) {
-        lastError = networkError(err);
-        answer = null;
-        continue;
-      }
-      if (answer.status >= 200 && answer.status < 300) break;
-      void this.health.onUpstreamError(channel, answer.status, answer.text);
-      lastError = upstreamStatusError(answer);
-      answer = null;
-      if (!lastError.retryable) break;
-    }
+    const sent = await this.upstream.submit({
+      ctx,
+      types: SUNO_CHANNEL_TYPES,
+      first: channel,
+      fixed: !!fixed,
+      path: `/suno/submit/${route}`,
+      body: () => plan.body,
+      auth: sunoAuth,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+    });
+    channel = sent.channel;
+    const answer = sent.answer;
     if (!answer) {
-      this.billing.refund(ref(''), charge, lastError.messageIn('en'));
-      throw lastError;
+      this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
+      throw sent.error;
     }
     const parsed = parseSunoAnswer(answer.text);
     if (!parsed) {
