@@ -27,6 +27,18 @@ export interface LoginResult {
   group: string;
 }
 
+/** What a sign-in answers with (password or third-party). */
+export function loginResult(user: User): LoginResult {
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.display_name,
+    role: user.role,
+    status: user.status,
+    group: user.group,
+  };
+}
+
 /** A bcrypt hash of a random string: compared against when the user does not exist, to even out timing. */
 const DUMMY_HASH = '$2b$10$CwTycUXWue0Thq9StjUM0uJ8.xg2N8Pz2ZqBk1Ke1r4sYjJ6o6ZUi';
 const LEGACY_DEFAULT_PASSWORD = '123456';
@@ -67,14 +79,7 @@ export class AuthService {
     const ok = await this.users.verifyPassword(password, user?.password || DUMMY_HASH);
     if (!user || !ok || user.deleted_at || user.status !== UserStatus.Enabled) throw fail('login_failed');
     this.sessions.issue(req, reply, user.id);
-    const result: LoginResult = {
-      id: user.id,
-      username: user.username,
-      display_name: user.display_name,
-      role: user.role,
-      status: user.status,
-      group: user.group,
-    };
+    const result = loginResult(user);
     if (user.role >= Role.Root && password === LEGACY_DEFAULT_PASSWORD) {
       return new WithMessage(result, translate('default_password_warning', req.lang ?? 'zh'));
     }

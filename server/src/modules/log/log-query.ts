@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'typeorm';
-import { fail } from '../../common/app-error';
 import { escapeLike, LIKE_ESCAPE } from '../../common/pagination';
+import { queryReader } from '../../common/query-params';
 
 type Raw = Record<string, unknown>;
 
@@ -29,27 +29,13 @@ export interface LogFilter {
   requestId: string;
 }
 
-const invalid = (field: string, reason: string) => fail('log_param_invalid', { field, reason });
+const reader = queryReader('log_param_invalid');
 
 /** One query parameter as text: absent → '', repeated (an array) or an object → refused. */
-export function text(query: Raw, field: string, max = MAX_TEXT): string {
-  const v = query[field];
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw invalid(field, 'must be given once, as text');
-  const s = v.trim();
-  if ([...s].length > max) throw invalid(field, `longer than ${max} characters`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(s)) throw invalid(field, 'contains control characters');
-  return s;
-}
+export const text = (query: Raw, field: string, max = MAX_TEXT): string => reader.text(query, field, max);
 
 /** A non-negative integer parameter, absent or empty → 0. */
-export function integer(query: Raw, field: string, max: number): number {
-  const s = text(query, field, 20);
-  if (!s) return 0;
-  if (!/^\d{1,15}$/.test(s) || Number(s) > max) throw invalid(field, `must be an integer from 0 to ${max}`);
-  return Number(s);
-}
+export const integer = reader.integer;
 
 export const timestamp = (query: Raw, field: string) => integer(query, field, MAX_TIMESTAMP);
 

@@ -6,7 +6,7 @@ import { AppError, fail } from '../../common/app-error';
 import { CryptoService } from '../../common/crypto.service';
 import { isUniqueViolation } from '../../common/db-errors';
 import { User, UserStatus } from '../../database/entities';
-import { AuthService, LoginResult } from '../auth/auth.service';
+import { AuthService, LoginResult, loginResult } from '../auth/auth.service';
 import { SessionService } from '../auth/session.service';
 import { OptionService } from '../option/option.service';
 import { UserCacheService } from '../user/user-cache.service';
@@ -78,14 +78,7 @@ export class OAuthAccountService {
     if (user.deleted_at) throw fail('oauth_user_deleted');
     if (user.status !== UserStatus.Enabled) throw fail('oauth_user_banned');
     this.sessions.issue(req, reply, user.id);
-    return {
-      id: user.id,
-      username: user.username,
-      display_name: user.display_name,
-      role: user.role,
-      status: user.status,
-      group: user.group,
-    };
+    return loginResult(user);
   }
 
   /** Binds `identity` to user `userId`; refused when another account holds it. Binding again is a no-op. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
-import { fail } from '../../common/app-error';
 import { Page, pageOf, parsePage } from '../../common/pagination';
+import { queryReader } from '../../common/query-params';
 import { Midjourney, Task } from '../../database/entities';
 import { OptionService } from '../option/option.service';
 import { imageUrlOf } from './midjourney/mj-wire';
@@ -15,27 +15,7 @@ const MAX_SECONDS = 253_402_300_799;
 const MAX_MS = MAX_SECONDS * 1000 + 999;
 const MAX_INT = 2_147_483_647;
 
-const invalid = (field: string, reason: string) => fail('task_param_invalid', { field, reason });
-
-/** One query parameter as text: absent → '', repeated or an object → refused. */
-function text(query: Raw, field: string, max: number): string {
-  const v = query[field];
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw invalid(field, 'must be given once, as text');
-  const s = v.trim();
-  if ([...s].length > max) throw invalid(field, `longer than ${max} characters`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(s)) throw invalid(field, 'contains control characters');
-  return s;
-}
-
-/** A non-negative integer parameter; absent or empty → 0. */
-function integer(query: Raw, field: string, max: number): number {
-  const s = text(query, field, 20);
-  if (!s) return 0;
-  if (!/^\d{1,16}$/.test(s) || Number(s) > max) throw invalid(field, `must be an integer from 0 to ${max}`);
-  return Number(s);
-}
+const { text, integer } = queryReader('task_param_invalid');
 
 /** A drawing task as the drawing log lists it (admins also see the user and the channel). */
 export interface MjLogItem {
