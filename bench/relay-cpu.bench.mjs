@@ -23,6 +23,7 @@ const { createApp } = require(join(root, 'dist/server/src/app.factory.js'));
 const { loadConfig } = require(join(root, 'dist/server/src/config/app-config.js'));
 const { RelayService } = require(join(root, 'dist/server/src/modules/relay/relay.service.js'));
 const { QuotaLedgerService } = require(join(root, 'dist/server/src/modules/billing/quota-ledger.service.js'));
+const { RelayRoutes } = require(join(root, 'dist/server/src/modules/relay/relay-routes.js'));
 
 const N = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const modes = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
@@ -35,7 +36,14 @@ const COMPLETION = JSON.stringify({
   created: 1_700_000_000,
   model: MODEL,
   system_fingerprint: 'fp_bench',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! This is a fixed benchmark answer.', refusal: null }, logprobs: null, finish_reason: 'stop' }],
+  choices: [
+    {
+      index: 0,
+      message: { role: 'assistant', content: 'Hello! This is a fixed benchmark answer.', refusal: null },
+      logprobs: null,
+      finish_reason: 'stop',
+    },
+  ],
   usage: USAGE,
 });
 const CONTENT = ['Hello', '!', ' This', ' is', ' a', ' fixed', ' benchmark', ' answer', '.'];
@@ -95,7 +103,10 @@ class MemoryResponse extends EventEmitter {
 async function api(base, cookie, method, path, body) {
   const res = await fetch(base + path, {
     method,
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie: cookie.cookie, 'New-Api-User': String(cookie.id) } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(cookie ? { cookie: cookie.cookie, 'New-Api-User': String(cookie.id) } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { res, json: await res.json() };
@@ -134,13 +145,36 @@ try {
   app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-  await api(base, null, 'POST', '/api/setup', { username: 'bench', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
-  const login = await api(base, null, 'POST', '/api/user/login', { username: 'bench', password: 'bench-pass-1' });
+  await api(base, null, 'POST', '/api/setup', {
+    username: 'bench',
+    password: 'bench-pass-1',
+    confirmPassword: 'bench-pass-1',
+  });
+  const login = await api(base, null, 'POST', '/api/user/login', {
+    username: 'bench',
+    password: 'bench-pass-1',
+  });
   const session = { cookie: login.res.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
-  const ch = await api(base, session, 'POST', '/api/channel/', { type: 1, name: 'bench', key: 'sk-upstream', base_url: UPSTREAM, models: MODEL, group: 'default' });
+  const ch = await api(base, session, 'POST', '/api/channel/', {
+    type: 1,
+    name: 'bench',
+    key: 'sk-upstream',
+    base_url: UPSTREAM,
+    models: MODEL,
+    group: 'default',
+  });
   if (!ch.json.success) throw new Error(`channel: ${JSON.stringify(ch.json)}`);
-  await api(base, session, 'POST', '/api/user/manage', { id: session.id, action: 'add_quota', value: 1_000_000_000 });
-  const tok = await api(base, session, 'POST', '/api/token/', { name: 'bench', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+  await api(base, session, 'POST', '/api/user/manage', {
+    id: session.id,
+    action: 'add_quota',
+    value: 1_000_000_000,
+  });
+  const tok = await api(base, session, 'POST', '/api/token/', {
+    name: 'bench',
+    remain_quota: 0,
+    unlimited_quota: true,
+    expired_time: -1,
+  });
   const key = (await api(base, session, 'POST', `/api/token/${tok.json.data[0].id}/key`, {})).json.data.key;
 
   const mock = new MockAgent({ connections: 1 });
@@ -150,7 +184,11 @@ try {
     .intercept({ path: '/v1/chat/completions', method: 'POST' })
     .reply((opts) => {
       const stream = String(opts.body).includes('"stream":true');
-      return { statusCode: 200, data: stream ? STREAM : COMPLETION, responseOptions: { headers: { 'content-type': stream ? 'text/event-stream' : 'application/json' } } };
+      return {
+        statusCode: 200,
+        data: stream ? STREAM : COMPLETION,
+        responseOptions: { headers: { 'content-type': stream ? 'text/event-stream' : 'application/json' } },
+      };
     })
     .persist();
   const relay = app.get(RelayService);
@@ -159,7 +197,11 @@ try {
 
   let seq = 0;
   const inbound = (stream) => {
-    const body = { model: MODEL, messages: [{ role: 'user', content: 'Say hello.' }], ...(stream ? { stream: true } : {}) };
+    const body = {
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Say hello.' }],
+      ...(stream ? { stream: true } : {}),
+    };
     const raw = Buffer.from(JSON.stringify(body));
     return {
       format: 'openai',
@@ -177,6 +219,37 @@ try {
     };
   };
   const bad = [];
+  // Through the raw route as well (key header, client IP, request id, body read and checks).
+  const routes = app.get(RelayRoutes);
+  const viaRoute = (stream) => () =>
+    new Promise((resolve) => {
+      const body = Buffer.from(
+        JSON.stringify({
+          model: MODEL,
+          messages: [{ role: 'user', content: 'Say hello.' }],
+          ...(stream ? { stream: true } : {}),
+        }),
+      );
+      const req = new EventEmitter();
+      req.method = 'POST';
+      req.url = '/v1/chat/completions';
+      req.headers = {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'user-agent': 'bench',
+      };
+      req.socket = { remoteAddress: '127.0.0.1' };
+      req.connection = req.socket;
+      const res = new MemoryResponse();
+      res.once('close', () => {
+        if (res.statusCode !== 200 || res.bytes === 0) bad.push(res.statusCode);
+        resolve();
+      });
+      if (!routes.tryRaw(req, res)) throw new Error('the raw route did not take the request');
+      req.emit('data', body);
+      req.emit('end');
+    });
   const gateway = (stream) => async () => {
     const res = new MemoryResponse();
     await relay.handle(inbound(stream), res);
@@ -187,7 +260,12 @@ try {
     const req = inbound(stream);
     JSON.parse(req.raw.toString());
     const res = new MemoryResponse();
-    const up = await request(`${UPSTREAM}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' }, body: req.raw, dispatcher: mock });
+    const up = await request(`${UPSTREAM}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' },
+      body: req.raw,
+      dispatcher: mock,
+    });
     res.writeHead(up.statusCode, { 'content-type': up.headers['content-type'] });
     for await (const c of up.body) res.write(c);
     res.end();
@@ -200,6 +278,7 @@ try {
     for (const c of [1, 16]) {
       rows.push({ mode, ...(await run('baseline', N, c, baseline(stream))) });
       rows.push({ mode, ...(await run('gatehouse', N, c, gateway(stream))) });
+      rows.push({ mode, ...(await run('gatehouse (route)', N, c, viaRoute(stream))) });
     }
   }
   await ledger.flush();
@@ -209,27 +288,49 @@ try {
   const [{ n: logs }] = await ds.query('SELECT COUNT(*) AS n FROM logs WHERE type = 2');
   const [{ s: billed }] = await ds.query('SELECT SUM(quota) AS s FROM logs WHERE type = 2');
 
-  console.log(`\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up (node ${process.version})`);
-  console.log('mode        concurrency  baseline µs/req  gatehouse µs/req  added µs/req  ratio');
-  console.log('----------  -----------  ---------------  ----------------  ------------  -----');
+  console.log(
+    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up (node ${process.version})`,
+  );
+  console.log(
+    'mode        concurrency  baseline µs/req  relay µs/req  route+relay µs/req  added µs/req  ratio',
+  );
+  console.log(
+    '----------  -----------  ---------------  ------------  ------------------  ------------  -----',
+  );
   const out = [];
-  for (let i = 0; i < rows.length; i += 2) {
-    const b = rows[i];
-    const g = rows[i + 1];
-    const added = g.cpuUsPerReq - b.cpuUsPerReq;
-    out.push({ mode: b.mode, concurrency: b.concurrency, baseline: b.cpuUsPerReq, gatehouse: g.cpuUsPerReq, added });
+  for (let i = 0; i < rows.length; i += 3) {
+    const [b, g, r] = rows.slice(i, i + 3);
+    const added = r.cpuUsPerReq - b.cpuUsPerReq;
+    out.push({
+      mode: b.mode,
+      concurrency: b.concurrency,
+      baseline: b.cpuUsPerReq,
+      relay: g.cpuUsPerReq,
+      gatehouse: r.cpuUsPerReq,
+      added,
+    });
     console.log(
-      `${b.mode.padEnd(10)}  ${String(b.concurrency).padStart(11)}  ${b.cpuUsPerReq.toFixed(1).padStart(15)}  ${g.cpuUsPerReq.toFixed(1).padStart(16)}  ${added.toFixed(1).padStart(12)}  ${(g.cpuUsPerReq / b.cpuUsPerReq).toFixed(2).padStart(5)}`,
+      `${b.mode.padEnd(10)}  ${String(b.concurrency).padStart(11)}  ${b.cpuUsPerReq.toFixed(1).padStart(15)}  ${g.cpuUsPerReq.toFixed(1).padStart(12)}  ${r.cpuUsPerReq.toFixed(1).padStart(18)}  ${added.toFixed(1).padStart(12)}  ${(r.cpuUsPerReq / b.cpuUsPerReq).toFixed(2).padStart(5)}`,
     );
   }
-  const gatewayRequests = N * 2 * modes.length + Math.min(2000, N) * 2 * modes.length;
-  console.log(`\nJudged figure: added CPU µs per request (gatehouse − baseline), lower is better.`);
-  console.log(`Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`);
+  const gatewayRequests = (N + Math.min(2000, N)) * 2 * 2 * modes.length;
+  console.log(`\nJudged figure: added CPU µs per request (route+relay − baseline), lower is better.`);
+  console.log(
+    `Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`,
+  );
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const file = join(root, `bench/results/relay-cpu-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ node: process.version, requests: N, cells: out, logs: Number(logs), billed: Number(billed) }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { node: process.version, requests: N, cells: out, logs: Number(logs), billed: Number(billed) },
+      null,
+      2,
+    ),
+  );
   console.log(`Wrote ${file}`);
-  if (bad.length || Number(logs) !== gatewayRequests || Number(before) - Number(quota) !== Number(billed)) process.exitCode = 1;
+  if (bad.length || Number(logs) !== gatewayRequests || Number(before) - Number(quota) !== Number(billed))
+    process.exitCode = 1;
 } finally {
   await app?.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -2,24 +2,31 @@ import { randomFillSync } from 'node:crypto';
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
 
-// Random bytes drawn in bulk: one CSPRNG call per 1024 requests instead of one per request.
+// Random hex drawn in bulk: one CSPRNG call per 1024 requests instead of one per request.
 const ID_POOL = Buffer.alloc(4096);
-let idOffset = ID_POOL.length;
-function randomHex4(): string {
-  if (idOffset + 4 > ID_POOL.length) {
+let poolHex = '';
+let hexOffset = 0;
+function randomHex8(): string {
+  if (hexOffset + 8 > poolHex.length) {
     randomFillSync(ID_POOL);
-    idOffset = 0;
+    poolHex = ID_POOL.toString('hex');
+    hexOffset = 0;
   }
-  idOffset += 4;
-  return ID_POOL.toString('hex', idOffset - 4, idOffset);
+  hexOffset += 8;
+  return poolHex.slice(hexOffset - 8, hexOffset);
 }
+
+// The time part changes once a second: built once per second.
+let prefixSecond = -1;
+let prefix = '';
 
 /** yyyyMMddHHmmss + 8 random hex characters: sortable and unique enough to find a request in the logs. */
 export function newRequestId(): string {
-  const d = new Date();
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return (
-    `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}` +
-    `${p(d.getUTCSeconds())}${randomHex4()}`
-  );
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== prefixSecond) {
+    prefixSecond = second;
+    prefix = new Date(second * 1000).toISOString().slice(0, 19).replace(/[-:T]/g, '');
+  }
+  return prefix + randomHex8();
 }
