@@ -9,7 +9,8 @@ export {
 } from './auth-api';
 export type { TelegramAuthData } from './auth-api';
 export {
-  buildAuthorizeUrl,
+  authorizeUrlOf,
+  callbackParams,
   normalizeOAuthState,
   providerEnabled,
   isRedirectProvider,

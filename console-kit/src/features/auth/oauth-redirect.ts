@@ -9,15 +9,32 @@ export function isRedirectProvider(value: string | undefined): value is Redirect
 }
 
 /**
- * `GET /api/oauth/state` → data: the one-time state, as a string or as an object that may add PKCE and
- * nonce values (decision 44) and the return address the server will use for the code exchange.
+ * `GET /api/oauth/state` → data. Without `provider` the bare state string; with
+ * `?provider=github|oidc|linuxdo|telegram` an object whose `authorize_url` is the provider's page with
+ * every parameter set (client id, return address, state, and for OIDC the PKCE challenge and nonce,
+ * whose secret halves stay on the server). The console only follows that address (docs/oauth.md).
  */
 export interface OAuthState {
   state: string;
+  authorize_url?: string;
+  redirect_uri?: string;
+  scope?: string;
   code_challenge?: string;
   code_challenge_method?: string;
   nonce?: string;
-  redirect_uri?: string;
+}
+
+/** Only http(s) addresses are followed: an answer can never send the browser to `javascript:`. */
+function httpUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) {
+    return undefined;
+  }
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function normalizeOAuthState(data: unknown): OAuthState | null {
@@ -34,17 +51,25 @@ export function normalizeOAuthState(data: unknown): OAuthState | null {
   const text = (key: string) => (typeof record[key] === 'string' && record[key] ? record[key] : undefined);
   return {
     state: record.state,
+    authorize_url: httpUrl(record.authorize_url),
+    redirect_uri: text('redirect_uri'),
+    scope: text('scope'),
     code_challenge: text('code_challenge'),
     code_challenge_method: text('code_challenge_method'),
     nonce: text('nonce'),
-    redirect_uri: text('redirect_uri'),
   };
 }
 
-export const GITHUB_AUTHORIZE_URL = 'https://github.com/login/oauth/authorize';
-export const LINUXDO_AUTHORIZE_URL = 'https://connect.linux.do/oauth2/authorize';
+/** Where the browser goes to sign in at the provider: the address the server built, nothing else. */
+export function authorizeUrlOf(state: OAuthState | null | undefined): string | null {
+  return state?.authorize_url ?? null;
+}
 
-/** Whether the public status turns the provider's button on (and gives what the redirect needs). */
+/**
+ * Whether the public status turns the provider's button on. The server builds the provider's address,
+ * so the switch and the public client id are enough (an OIDC provider configured by its discovery
+ * document has no authorization endpoint in the status).
+ */
 export function providerEnabled(
   provider: RedirectProvider,
   status: SystemStatus | null | undefined,
@@ -53,61 +78,24 @@ export function providerEnabled(
     case 'github':
       return Boolean(status?.github_oauth && status.github_client_id);
     case 'oidc':
-      return Boolean(status?.oidc_enabled && status.oidc_client_id && status.oidc_authorization_endpoint);
+      return Boolean(status?.oidc_enabled && status.oidc_client_id);
     case 'linuxdo':
       return Boolean(status?.linuxdo_oauth && status.linuxdo_client_id);
   }
 }
 
 /**
- * The provider's authorization address with client id and state (decision 44), plus the PKCE challenge
- * and nonce when the server handed them out. `callbackUrl` is the console's `/oauth/{provider}` page;
- * OIDC always needs it, the others get it only when the server named one (their apps have it configured).
+ * The query the return page forwards to `GET /api/oauth/{provider}`: code and state, plus `iss` when an
+ * OIDC provider sent it (RFC 9207; the server checks it against the issuer).
  */
-export function buildAuthorizeUrl(
+export function callbackParams(
   provider: RedirectProvider,
-  status: SystemStatus,
-  state: OAuthState,
-  callbackUrl: string,
-): string | null {
-  let base: string;
-  const params = new URLSearchParams();
-  switch (provider) {
-    case 'github':
-      base = GITHUB_AUTHORIZE_URL;
-      params.set('client_id', status.github_client_id ?? '');
-      params.set('scope', 'user:email');
-      break;
-    case 'oidc':
-      base = status.oidc_authorization_endpoint ?? '';
-      params.set('client_id', status.oidc_client_id ?? '');
-      params.set('response_type', 'code');
-      params.set('scope', 'openid profile email');
-      break;
-    case 'linuxdo':
-      base = LINUXDO_AUTHORIZE_URL;
-      params.set('client_id', status.linuxdo_client_id ?? '');
-      params.set('response_type', 'code');
-      break;
-  }
-  if (!/^https?:\/\//i.test(base) || !params.get('client_id')) {
+  search: URLSearchParams,
+): { code: string; state: string; iss?: string } | null {
+  const code = search.get('code') ?? '';
+  if (!code) {
     return null;
   }
-  const redirectUri = state.redirect_uri ?? (provider === 'oidc' ? callbackUrl : undefined);
-  if (redirectUri) {
-    params.set('redirect_uri', redirectUri);
-  }
-  params.set('state', state.state);
-  if (state.code_challenge) {
-    params.set('code_challenge', state.code_challenge);
-    params.set('code_challenge_method', state.code_challenge_method ?? 'S256');
-  }
-  if (state.nonce) {
-    params.set('nonce', state.nonce);
-  }
-  const url = new URL(base);
-  for (const [key, value] of params) {
-    url.searchParams.set(key, value);
-  }
-  return url.toString();
+  const iss = provider === 'oidc' ? (search.get('iss') ?? '') : '';
+  return { code, state: search.get('state') ?? '', ...(iss ? { iss } : {}) };
 }

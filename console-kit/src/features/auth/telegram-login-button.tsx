@@ -6,15 +6,17 @@ export const TELEGRAM_WIDGET_URL = 'https://telegram.org/js/telegram-widget.js?2
 
 export interface TelegramLoginButtonProps {
   botName: string;
-  /** Sign-in: the widget hands the fields to this function. */
-  onAuth?: (data: TelegramAuthData) => void;
-  /** Binding: the widget sends the browser to this address with the fields in the query. */
-  authUrl?: string;
+  /**
+   * The widget hands the signed fields to this function; the caller sends them through the console's API
+   * client (sign-in, or binding with the session and `New-Api-User`). The widget's own redirect
+   * (`data-auth-url`) is not used: a top-level navigation cannot carry `New-Api-User`.
+   */
+  onAuth: (data: TelegramAuthData) => void;
   language?: string;
 }
 
 /** Telegram's own login widget (a script that draws the button in an iframe). */
-export function TelegramLoginButton({ botName, onAuth, authUrl, language }: TelegramLoginButtonProps) {
+export function TelegramLoginButton({ botName, onAuth, language }: TelegramLoginButtonProps) {
   const container = useRef<HTMLDivElement | null>(null);
   const callbackName = `gatehouseTelegramAuth${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const handler = useRef(onAuth);
@@ -37,18 +39,14 @@ export function TelegramLoginButton({ botName, onAuth, authUrl, language }: Tele
     if (language) {
       script.setAttribute('data-lang', language);
     }
-    if (authUrl) {
-      script.setAttribute('data-auth-url', authUrl);
-    } else {
-      globals[callbackName] = (data: TelegramAuthData) => handler.current?.(data);
-      script.setAttribute('data-onauth', `${callbackName}(user)`);
-    }
+    globals[callbackName] = (data: TelegramAuthData) => handler.current(data);
+    script.setAttribute('data-onauth', `${callbackName}(user)`);
     target.appendChild(script);
     return () => {
       delete globals[callbackName];
       target.replaceChildren();
     };
-  }, [botName, authUrl, language, callbackName]);
+  }, [botName, language, callbackName]);
 
   return (
     <Box ref={container} data-testid="telegram-login" sx={{ display: 'flex', justifyContent: 'center' }} />

@@ -4,11 +4,13 @@ import { useNavigate } from 'react-router';
 import { describeApiError } from '../../api/describe-api-error';
 import type { SessionUser } from '../../api/api-types';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { useNotify } from '../../provider/console-context';
+import { useConsoleStorage, useNotify } from '../../provider/console-context';
+import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { GitHubIcon } from '../../shell/shell-icons';
-import { useTelegramLoginMutation, useWechatLoginMutation, type TelegramAuthData } from './auth-api';
+import { useWechatSignInMutation } from '../oauth/oauth-api';
+import { useTelegramLoginMutation, type TelegramAuthData } from './auth-api';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
 import { providerEnabled, REDIRECT_PROVIDERS, type RedirectProvider } from './oauth-redirect';
 import { TelegramLoginButton } from './telegram-login-button';
@@ -33,7 +35,8 @@ export function ThirdPartySignIn() {
   const navigate = useNavigate();
   const redirect = useProviderRedirect();
   const [wechatOpen, setWechatOpen] = useState(false);
-  const [wechatLogin] = useWechatLoginMutation();
+  const storage = useConsoleStorage();
+  const [wechatSignIn] = useWechatSignInMutation();
   const [telegramLogin] = useTelegramLoginMutation();
 
   const providers = REDIRECT_PROVIDERS.filter((provider) => providerEnabled(provider, status));
@@ -52,7 +55,9 @@ export function ThirdPartySignIn() {
 
   const submitWechat = async (code: string) => {
     try {
-      finish(await wechatLogin({ code }).unwrap());
+      // A scan-code sign-in may create the account: the stored invitation code goes along.
+      const aff = storage.getItem(StorageKeys.aff) ?? undefined;
+      finish(await wechatSignIn(aff ? { code, aff } : { code }).unwrap());
       setWechatOpen(false);
     } catch (failure) {
       throw new Error(describeApiError(failure, t, t('login.failed')), { cause: failure });

@@ -5,5 +5,12 @@ export {
   OAUTH_FAILURE_LANDING,
   OAUTH_FAILURE_DELAY_MS,
 } from './oauth-callback-page';
-export { oauthApi, useCompleteOAuthQuery, type OAuthCallbackArgs } from './oauth-api';
+export {
+  oauthApi,
+  useStartOAuthMutation,
+  useCompleteOAuthQuery,
+  useWechatSignInMutation,
+  useBindTelegramMutation,
+  type OAuthCallbackArgs,
+} from './oauth-api';
 export { oauthLocales, OAUTH_NAMESPACE } from './oauth-locales';

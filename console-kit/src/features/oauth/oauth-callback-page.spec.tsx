@@ -34,6 +34,23 @@ describe('OAuthCallbackPage', () => {
     expect(JSON.parse(window.localStorage.getItem('user') ?? 'null')).toMatchObject({ username: 'carol' });
   });
 
+  it('forwards the issuer an OIDC provider named on the redirect', async () => {
+    const server = installFakeServer({ 'GET /api/oauth/oidc': () => envelope(carol) });
+    renderInConsole(<OAuthCallbackPage />, {
+      path: '/oauth/oidc?code=c1&state=s1&iss=https%3A%2F%2Fid.example.com&session_state=zz',
+      route: '/oauth/:provider',
+    });
+
+    expect((await screen.findByTestId('location')).textContent).toBe('/token');
+    const calls = server.requests.filter((request) => request.path === '/api/oauth/oidc');
+    expect(calls).toHaveLength(1);
+    expect(Object.fromEntries(new URL(calls[0].request.url).searchParams)).toEqual({
+      code: 'c1',
+      state: 's1',
+      iss: 'https://id.example.com',
+    });
+  });
+
   it('shows the refusal and returns to /login after a moment', async () => {
     installFakeServer({ 'GET /api/oauth/linuxdo': () => refusal('state 无效或已过期') });
     renderInConsole(<OAuthCallbackPage />, {

@@ -6,7 +6,7 @@ import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
-import { isRedirectProvider } from '../auth/oauth-redirect';
+import { callbackParams, isRedirectProvider } from '../auth/oauth-redirect';
 import { useCompleteOAuthQuery } from './oauth-api';
 import { OAUTH_NAMESPACE, oauthLocales } from './oauth-locales';
 
@@ -27,16 +27,15 @@ export function OAuthCallbackPage() {
   const { user, signIn } = useSession();
   // Someone signed in who comes back from a provider was binding it.
   const [binding] = useState(() => user !== null);
-  const code = searchParams.get('code') ?? '';
-  const state = searchParams.get('state') ?? '';
   const known = isRedirectProvider(provider);
-  const args = known && code ? { provider, code, state } : skipToken;
+  const params = known ? callbackParams(provider, searchParams) : null;
+  const args = known && params ? { provider, ...params } : skipToken;
   const { data, error, isError, isSuccess } = useCompleteOAuthQuery(args);
   const handled = useRef(false);
 
   const problem = !known
     ? t('unknownProvider')
-    : !code
+    : !params
       ? (searchParams.get('error_description') ?? searchParams.get('error') ?? t('missingCode'))
       : isError
         ? describeApiError(error, t)

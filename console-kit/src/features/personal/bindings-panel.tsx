@@ -2,12 +2,16 @@ import { useState, type ReactNode } from 'react';
 import { Box, Button, Divider, Stack, Typography } from '@mui/material';
 import type { SelfUser } from '../../api/api-types';
 import { describeApiError } from '../../api/describe-api-error';
-import { useConsoleRuntime, useNotify } from '../../provider/console-context';
+import { useNotify } from '../../provider/console-context';
+import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { providerEnabled, type RedirectProvider } from '../auth/oauth-redirect';
 import { TelegramLoginButton } from '../auth/telegram-login-button';
 import { useProviderRedirect } from '../auth/use-provider-redirect';
 import { WechatCodeDialog } from '../auth/wechat-code-dialog';
+import type { TelegramAuthData } from '../auth/auth-api';
+import { useBindTelegramMutation } from '../oauth/oauth-api';
+import { OAUTH_NAMESPACE, oauthLocales } from '../oauth/oauth-locales';
 import { EmailBindDialog } from './email-bind-dialog';
 import { useBindWechatMutation } from './personal-api';
 import { usePersonalTranslation } from './use-personal-translation';
@@ -34,10 +38,11 @@ const PROVIDER_IDS: Record<RedirectProvider, keyof SelfUser> = {
 export function BindingsPanel({ self }: { self: SelfUser }) {
   const { t, i18n } = usePersonalTranslation();
   const { status } = useSystemStatus();
-  const runtime = useConsoleRuntime();
+  const { t: tOAuth } = useFeatureTranslation(OAUTH_NAMESPACE, oauthLocales);
   const notify = useNotify();
   const redirect = useProviderRedirect();
   const [bindWechat] = useBindWechatMutation();
+  const [bindTelegram] = useBindTelegramMutation();
   const [emailOpen, setEmailOpen] = useState(false);
   const [wechatOpen, setWechatOpen] = useState(false);
 
@@ -55,7 +60,14 @@ export function BindingsPanel({ self }: { self: SelfUser }) {
 
   const telegramBot =
     status?.telegram_oauth && typeof status.telegram_bot_name === 'string' ? status.telegram_bot_name : '';
-  const telegramBindUrl = `${runtime.apiBase || window.location.origin}/api/oauth/telegram/bind`;
+  // The widget's fields go through the API client (session cookie + New-Api-User): the server binds
+  // them to this user and answers JSON; the refreshed self shows the new binding.
+  const onTelegram = (data: TelegramAuthData) => {
+    bindTelegram(data)
+      .unwrap()
+      .then(() => notify(tOAuth('bindSuccess'), 'success'))
+      .catch((failure: unknown) => notify(describeApiError(failure, t, t('failed')), 'error'));
+  };
 
   return (
     <Box>
@@ -123,7 +135,7 @@ export function BindingsPanel({ self }: { self: SelfUser }) {
         }
         action={
           telegramBot && !self.telegram_id ? (
-            <TelegramLoginButton botName={telegramBot} authUrl={telegramBindUrl} language={i18n.language} />
+            <TelegramLoginButton botName={telegramBot} onAuth={onTelegram} language={i18n.language} />
           ) : undefined
         }
       />

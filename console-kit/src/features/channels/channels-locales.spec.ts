@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { LocaleResource } from '../../provider/console-i18n';
+import { channelsLocales } from './channels-locales';
+
+function keysOf(resource: LocaleResource, prefix = ''): string[] {
+  return Object.entries(resource).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
+  );
+}
+
+describe('channels strings', () => {
+  it('has every string in Chinese and in English, none empty, with the same placeholders', () => {
+    const zh = keysOf(channelsLocales.zh);
+    expect(keysOf(channelsLocales.en).sort()).toEqual([...zh].sort());
+    const valueOf = (resource: LocaleResource, key: string) =>
+      key
+        .split('.')
+        .reduce<LocaleResource | string>((node, part) => (node as LocaleResource)[part], resource) as string;
+    for (const key of zh) {
+      const zhText = valueOf(channelsLocales.zh, key);
+      const enText = valueOf(channelsLocales.en, key);
+      expect(zhText.trim(), key).not.toBe('');
+      expect(enText.trim(), key).not.toBe('');
+      const vars = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();
+      expect(vars(enText), key).toEqual(vars(zhText));
+    }
+  });
+});

@@ -1,0 +1,169 @@
+import dayjs, { type Dayjs } from 'dayjs';
+
+/** A drawing task as `GET /api/mj/` (admin) or `/api/mj/self/` returns it; times in milliseconds. */
+export interface DrawingTask {
+  id: number;
+  user_id?: number;
+  channel_id?: number;
+  created_at?: number;
+  submit_time: number;
+  start_time?: number;
+  finish_time: number;
+  action: string;
+  mj_id: string;
+  code: number;
+  status: string;
+  progress: string;
+  image_url: string;
+  prompt: string;
+  prompt_en: string;
+  description?: string;
+  fail_reason: string;
+  quota?: number;
+}
+
+export interface DrawingPage {
+  items: DrawingTask[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface DrawingFilters {
+  channelId: string;
+  mjId: string;
+  /** Milliseconds; 0 = open. */
+  startMs: number;
+  endMs: number;
+}
+
+/** Spec §9: the drawing log starts 30 days ago and ends one hour ahead. */
+export function defaultDrawingRange(now: Dayjs = dayjs()): { start: Dayjs; end: Dayjs } {
+  return { start: now.subtract(30, 'day'), end: now.add(1, 'hour') };
+}
+
+export function emptyDrawingFilters(now: Dayjs = dayjs()): DrawingFilters {
+  const range = defaultDrawingRange(now);
+  return { channelId: '', mjId: '', startMs: range.start.valueOf(), endMs: range.end.valueOf() };
+}
+
+/** `/api/mj/?…` for admins (channel filter allowed), `/api/mj/self/?…` for everyone else. */
+export function drawingListUrl(
+  filters: DrawingFilters,
+  admin: boolean,
+  page: number,
+  pageSize: number,
+): string {
+  const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });
+  if (admin && filters.channelId.trim() !== '') {
+    params.set('channel_id', filters.channelId.trim());
+  }
+  if (filters.mjId.trim() !== '') {
+    params.set('mj_id', filters.mjId.trim());
+  }
+  if (filters.startMs > 0) {
+    params.set('start_timestamp', String(Math.floor(filters.startMs)));
+  }
+  if (filters.endMs > 0) {
+    params.set('end_timestamp', String(Math.floor(filters.endMs)));
+  }
+  return `${admin ? '/api/mj/' : '/api/mj/self/'}?${params.toString()}`;
+}
+
+export const DRAWING_ACTIONS = [
+  'IMAGINE',
+  'UPSCALE',
+  'VARIATION',
+  'HIGH_VARIATION',
+  'LOW_VARIATION',
+  'PAN',
+  'DESCRIBE',
+  'BLEND',
+  'UPLOAD',
+  'SHORTEN',
+  'REROLL',
+  'INPAINT',
+  'ZOOM',
+  'CUSTOM_ZOOM',
+  'MODAL',
+  'SWAP_FACE',
+] as const;
+
+export const DRAWING_STATUSES = [
+  'NOT_START',
+  'SUBMITTED',
+  'IN_PROGRESS',
+  'SUCCESS',
+  'FAILURE',
+  'MODAL',
+] as const;
+
+export function drawingActionKey(action: string): string {
+  return (DRAWING_ACTIONS as readonly string[]).includes(action) ? action : 'unknown';
+}
+
+export function drawingStatusKey(status: string): string {
+  return (DRAWING_STATUSES as readonly string[]).includes(status) ? status : 'unknown';
+}
+
+export const DRAWING_STATUS_COLORS: Record<
+  string,
+  'default' | 'info' | 'primary' | 'success' | 'error' | 'warning'
+> = {
+  NOT_START: 'default',
+  SUBMITTED: 'info',
+  IN_PROGRESS: 'primary',
+  SUCCESS: 'success',
+  FAILURE: 'error',
+  MODAL: 'warning',
+  unknown: 'default',
+};
+
+/** Submit result codes of the Midjourney proxy: 1 submitted, 21 waiting, 22 queued (duplicate), 0 not. */
+export function submitResultKey(code: number): string {
+  switch (code) {
+    case 1:
+      return 'submitted';
+    case 21:
+      return 'waiting';
+    case 22:
+      return 'duplicate';
+    case 0:
+      return 'notSubmitted';
+    default:
+      return 'unknown';
+  }
+}
+
+/** "45%" → 45; anything unreadable → 0; clamped to 0–100. */
+export function progressPercent(progress: string | number | null | undefined): number {
+  const value = typeof progress === 'number' ? progress : parseFloat(String(progress ?? '').replace('%', ''));
+  if (!Number.isFinite(value)) {
+    return 0;
+  }
+  return Math.min(100, Math.max(0, value));
+}
+
+/** Seconds between submit and finish (both ms), one decimal; null while unfinished. */
+export function durationSeconds(submitMs: number, finishMs: number): number | null {
+  if (!submitMs || !finishMs || finishMs < submitMs) {
+    return null;
+  }
+  return Math.round((finishMs - submitMs) / 100) / 10;
+}
+
+/** Spec §4: the duration chip is red above 60 s, else green. */
+export function durationColor(seconds: number): 'error' | 'success' {
+  return seconds > 60 ? 'error' : 'success';
+}
+
+const CHANNEL_COLORS = ['primary', 'secondary', 'success', 'info', 'warning', 'error'] as const;
+
+/** A stable colour per channel id. */
+export function channelColor(channelId: number): (typeof CHANNEL_COLORS)[number] {
+  return CHANNEL_COLORS[Math.abs(channelId) % CHANNEL_COLORS.length];
+}
+
+export function formatMs(ms: number): string {
+  return ms ? dayjs(ms).format('YYYY-MM-DD HH:mm:ss') : '';
+}

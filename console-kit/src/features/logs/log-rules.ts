@@ -1,0 +1,340 @@
+import dayjs, { type Dayjs } from 'dayjs';
+
+/** A usage log row as `GET /api/log/` (admin) or `/api/log/self/` returns it (docs/api-logs.md). */
+export interface LogEntry {
+  id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  user_id: number;
+  username: string;
+  token_id: number;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  use_time: number;
+  is_stream: boolean;
+  group: string;
+  ip?: string;
+  request_id?: string;
+  other: string;
+  /** Admin list only. */
+  channel?: number;
+  channel_name?: string;
+  node_name?: string;
+}
+
+export interface LogPage {
+  items: LogEntry[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface LogStat {
+  quota: number;
+  rpm: number;
+  tpm: number;
+}
+
+/** The filter form of the usage log; times are unix seconds, 0 = open. */
+export interface LogFilters {
+  type: number;
+  startTimestamp: number;
+  endTimestamp: number;
+  tokenName: string;
+  modelName: string;
+  group: string;
+  requestId: string;
+  /** Admins only (a user's request never carries them). */
+  username: string;
+  channel: string;
+}
+
+export const LOG_TYPES = [0, 1, 2, 3, 4, 5] as const;
+export const LOG_TYPE_KEYS: Record<number, string> = {
+  0: 'all',
+  1: 'topup',
+  2: 'consume',
+  3: 'manage',
+  4: 'system',
+  5: 'error',
+};
+
+export function logTypeKey(type: number): string {
+  return type > 0 && LOG_TYPE_KEYS[type] ? LOG_TYPE_KEYS[type] : 'unknown';
+}
+
+export const LOG_TYPE_COLORS: Record<
+  string,
+  'success' | 'info' | 'warning' | 'secondary' | 'error' | 'default'
+> = {
+  topup: 'success',
+  consume: 'info',
+  manage: 'warning',
+  system: 'secondary',
+  error: 'error',
+  unknown: 'default',
+};
+
+/** Spec: the default range starts at today 00:00 and ends one hour ahead. */
+export function defaultLogRange(now: Dayjs = dayjs()): { start: Dayjs; end: Dayjs } {
+  return { start: now.startOf('day'), end: now.add(1, 'hour') };
+}
+
+export function emptyLogFilters(now: Dayjs = dayjs()): LogFilters {
+  const range = defaultLogRange(now);
+  return {
+    type: 0,
+    startTimestamp: range.start.unix(),
+    endTimestamp: range.end.unix(),
+    tokenName: '',
+    modelName: '',
+    group: '',
+    requestId: '',
+    username: '',
+    channel: '',
+  };
+}
+
+/**
+ * The query string of the list and stat calls. Blank filters are left out; `username` and `channel`
+ * only for admins (a user cannot name other users or channels).
+ */
+export function logQueryParams(
+  filters: LogFilters,
+  admin: boolean,
+  paging?: { page: number; pageSize: number },
+): URLSearchParams {
+  const params = new URLSearchParams();
+  if (paging) {
+    params.set('p', String(paging.page));
+    params.set('page_size', String(paging.pageSize));
+  }
+  if (filters.type > 0) {
+    params.set('type', String(filters.type));
+  }
+  if (filters.startTimestamp > 0) {
+    params.set('start_timestamp', String(Math.floor(filters.startTimestamp)));
+  }
+  if (filters.endTimestamp > 0) {
+    params.set('end_timestamp', String(Math.floor(filters.endTimestamp)));
+  }
+  const text: [string, string][] = [
+    ['token_name', filters.tokenName],
+    ['model_name', filters.modelName],
+    ['group', filters.group],
+    ['request_id', filters.requestId],
+  ];
+  if (admin) {
+    text.push(['username', filters.username], ['channel', filters.channel]);
+  }
+  for (const [key, value] of text) {
+    const trimmed = value.trim();
+    if (trimmed !== '') {
+      params.set(key, trimmed);
+    }
+  }
+  return params;
+}
+
+/** The channel filter must be a channel id: a whole non-negative number (or blank). */
+export function isValidChannelFilter(value: string): boolean {
+  return value.trim() === '' || /^\d{1,10}$/.test(value.trim());
+}
+
+/** Spec §9: use time under 101 s green, under 300 s orange, else red. */
+export function timeSpentColor(seconds: number): 'success' | 'warning' | 'error' {
+  if (seconds < 101) {
+    return 'success';
+  }
+  return seconds < 300 ? 'warning' : 'error';
+}
+
+/** Spec §9: first-token time (ms in `other.frt`) under 3 s green, under 10 s orange, else red. */
+export function firstTokenColor(ms: number): 'success' | 'warning' | 'error' {
+  if (ms < 3000) {
+    return 'success';
+  }
+  return ms < 10000 ? 'warning' : 'error';
+}
+
+export type LogOther = Record<string, unknown>;
+
+/** `other` is JSON text; anything unreadable (or not an object) is treated as empty. */
+export function parseOther(raw: string | null | undefined): LogOther {
+  if (!raw) {
+    return {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as LogOther) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The `other` keys the details panel knows by name, in display order (decision 42: every key). */
+export const KNOWN_OTHER_KEYS = [
+  'group',
+  'model_ratio',
+  'model_price',
+  'completion_ratio',
+  'group_ratio',
+  'user_group_ratio',
+  'cache_tokens',
+  'cache_ratio',
+  'cache_creation_tokens',
+  'cache_creation_ratio',
+  'reasoning_tokens',
+  'reasoning_effort',
+  'is_model_mapped',
+  'upstream_model_name',
+  'frt',
+  'claude',
+  'ws',
+  'audio',
+  'audio_ratio',
+  'audio_completion_ratio',
+  'audio_input',
+  'audio_output',
+  'text_input',
+  'text_output',
+  'image',
+  'image_ratio',
+  'client_type',
+  'status_code',
+  'response_id',
+  'admin_info',
+] as const;
+
+export type KnownOtherKey = (typeof KNOWN_OTHER_KEYS)[number];
+
+/** One line of the details panel: a translation key (or the raw key for unknown ones) and a value. */
+export interface OtherDetail {
+  key: string;
+  known: boolean;
+  value: string;
+}
+
+function plain(value: unknown): string {
+  if (value === null || value === undefined) {
+    return '';
+  }
+  if (typeof value === 'boolean') {
+    return value ? 'true' : 'false';
+  }
+  if (typeof value === 'number' || typeof value === 'string') {
+    return String(value);
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Every key of `other` as a detail line: known keys first in the order above (values formatted:
+ * channels tried joined with →, model_price −1 means "billed by tokens", a negative
+ * user_group_ratio means "none set"), then every unknown key as
+ * given, so nothing the server recorded is hidden.
+ */
+export function otherDetails(other: LogOther): OtherDetail[] {
+  const lines: OtherDetail[] = [];
+  for (const key of KNOWN_OTHER_KEYS) {
+    if (!(key in other)) {
+      continue;
+    }
+    const value = other[key];
+    if (key === 'admin_info') {
+      const info = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+      const used = Array.isArray(info.use_channel) ? info.use_channel.map(plain) : [];
+      if (used.length > 0) {
+        lines.push({ key: 'use_channel', known: true, value: used.join(' → ') });
+      }
+      for (const [extra, extraValue] of Object.entries(info)) {
+        if (extra !== 'use_channel') {
+          lines.push({ key: `admin_info.${extra}`, known: false, value: plain(extraValue) });
+        }
+      }
+      continue;
+    }
+    if (key === 'model_price' && typeof value === 'number' && value < 0) {
+      lines.push({ key, known: true, value: 'byTokens' });
+      continue;
+    }
+    if (key === 'user_group_ratio' && typeof value === 'number' && value < 0) {
+      lines.push({ key, known: true, value: 'unset' });
+      continue;
+    }
+    lines.push({ key, known: true, value: plain(value) });
+  }
+  for (const [key, value] of Object.entries(other)) {
+    if (!(KNOWN_OTHER_KEYS as readonly string[]).includes(key)) {
+      lines.push({ key, known: false, value: plain(value) });
+    }
+  }
+  return lines;
+}
+
+/** Columns of the usage log table; the admin-only ones are never shown to users. */
+export const LOG_COLUMNS = [
+  'time',
+  'channel',
+  'username',
+  'token',
+  'group',
+  'type',
+  'model',
+  'useTime',
+  'prompt',
+  'completion',
+  'quota',
+  'retry',
+  'details',
+] as const;
+export type LogColumn = (typeof LOG_COLUMNS)[number];
+export const ADMIN_LOG_COLUMNS: ReadonlySet<LogColumn> = new Set(['channel', 'username', 'retry']);
+export const LOG_COLUMNS_STORAGE_KEY = 'logs-table-columns';
+
+export function defaultLogColumns(): Record<LogColumn, boolean> {
+  return Object.fromEntries(LOG_COLUMNS.map((column) => [column, true])) as Record<LogColumn, boolean>;
+}
+
+/** The stored column choice, with unknown or malformed values falling back to visible. */
+export function parseLogColumns(raw: string | null): Record<LogColumn, boolean> {
+  const columns = defaultLogColumns();
+  if (!raw) {
+    return columns;
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object') {
+      for (const column of LOG_COLUMNS) {
+        const value = (parsed as Record<string, unknown>)[column];
+        if (typeof value === 'boolean') {
+          columns[column] = value;
+        }
+      }
+    }
+  } catch {
+    // keep the defaults
+  }
+  return columns;
+}
+
+/** The channels tried after the first one ("retry" column): the use_channel list when longer than 1. */
+export function retryChain(other: LogOther): number[] {
+  const info = other.admin_info;
+  if (!info || typeof info !== 'object') {
+    return [];
+  }
+  const used = (info as Record<string, unknown>).use_channel;
+  if (!Array.isArray(used) || used.length < 2) {
+    return [];
+  }
+  return used.filter((value): value is number => typeof value === 'number');
+}
+
+export function formatLogTime(seconds: number): string {
+  return dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss');
+}

@@ -1,0 +1,16 @@
+export { PricingPage } from './pricing-page';
+export { pricingApi, useGetPricingQuery } from './pricing-api';
+export { pricingLocales, PRICING_NAMESPACE } from './pricing-locales';
+export {
+  completionPricePer1M,
+  formatPrice,
+  fuzzyScore,
+  normalizePricing,
+  perCallPrice,
+  promptPricePer1M,
+  usageCost,
+  visibleModels,
+  type Currency,
+  type PricingData,
+  type PricingModel,
+} from './pricing-rules';

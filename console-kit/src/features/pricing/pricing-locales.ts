@@ -1,0 +1,92 @@
+import type { LocaleBundles } from '../../provider/console-i18n';
+
+export const PRICING_NAMESPACE = 'pricing';
+
+export const pricingLocales = {
+  zh: {
+    title: '模型价格',
+    loadFailed: '加载模型价格失败',
+    banner: {
+      user: '您的分组为 {{group}}，分组倍率为 {{ratio}}',
+      visitor: '您还未登录，显示的价格为默认分组倍率：{{ratio}}',
+      viewing: '当前查看的分组为 {{group}}，倍率为 {{ratio}}',
+    },
+    switched: '已切换至分组 {{group}}，倍率为 {{ratio}}',
+    search: '模糊搜索模型名称',
+    copySelected: '复制选中模型',
+    copiedSelected: '已复制 {{count}} 个模型名称',
+    copiedName: '已复制模型名称 {{name}}',
+    showRatio: '显示倍率',
+    topUpPrice: '以充值价格显示',
+    currency: '货币',
+    formula:
+      '按量计费：提示价格（每 1M tokens）= 模型倍率 × 2 × 分组倍率；补全价格（每 1M tokens）= 模型倍率 × 补全倍率 × 2 × 分组倍率；按次计费：每次价格 = 模型价格 × 分组倍率。一次按量调用的费用（美元）= 分组倍率 × 模型倍率 ×（提示 tokens + 补全 tokens × 补全倍率）/ 500000。',
+    columns: {
+      select: '选择',
+      selectAll: '全选',
+      available: '可用性',
+      model: '模型名称',
+      billing: '计费类型',
+      groups: '可用分组',
+      ratio: '倍率',
+      price: '模型价格',
+    },
+    available: '您的分组可以使用该模型',
+    unavailable: '您的分组无权使用该模型',
+    billing: { usage: '按量计费', call: '按次计费' },
+    ratio: { model: '模型倍率：{{value}}', completion: '补全倍率：{{value}}', group: '分组倍率：{{value}}' },
+    price: {
+      prompt: '提示 {{price}} / 1M tokens',
+      completion: '补全 {{price}} / 1M tokens',
+      call: '{{price}} / 次',
+    },
+    groupChip: '{{group}}（倍率 {{ratio}}）',
+    empty: '没有匹配的模型',
+    count: '共 {{count}} 个模型',
+  },
+  en: {
+    title: 'Model pricing',
+    loadFailed: 'Failed to load model pricing',
+    banner: {
+      user: 'Your group is {{group}}, group ratio {{ratio}}',
+      visitor: 'You are not signed in; prices use the default group ratio: {{ratio}}',
+      viewing: 'Viewing group {{group}}, ratio {{ratio}}',
+    },
+    switched: 'Switched to group {{group}}, ratio {{ratio}}',
+    search: 'Fuzzy search model names',
+    copySelected: 'Copy selected models',
+    copiedSelected: 'Copied {{count}} model names',
+    copiedName: 'Copied model name {{name}}',
+    showRatio: 'Show ratios',
+    topUpPrice: 'Show at top-up price',
+    currency: 'Currency',
+    formula:
+      'Pay per usage: prompt price per 1M tokens = model ratio × 2 × group ratio; completion price per 1M tokens = model ratio × completion ratio × 2 × group ratio. Pay per call: price per call = model price × group ratio. A pay-per-usage call costs (USD) group ratio × model ratio × (prompt tokens + completion tokens × completion ratio) / 500000.',
+    columns: {
+      select: 'Select',
+      selectAll: 'Select all',
+      available: 'Available',
+      model: 'Model',
+      billing: 'Billing',
+      groups: 'Available groups',
+      ratio: 'Ratios',
+      price: 'Price',
+    },
+    available: 'Your group may use this model',
+    unavailable: 'Your group may not use this model',
+    billing: { usage: 'Per usage', call: 'Per call' },
+    ratio: {
+      model: 'Model ratio: {{value}}',
+      completion: 'Completion ratio: {{value}}',
+      group: 'Group ratio: {{value}}',
+    },
+    price: {
+      prompt: 'Prompt {{price}} / 1M tokens',
+      completion: 'Completion {{price}} / 1M tokens',
+      call: '{{price}} / call',
+    },
+    groupChip: '{{group}} (ratio {{ratio}})',
+    empty: 'No model matches',
+    count: '{{count}} models',
+  },
+} satisfies LocaleBundles;

@@ -1,0 +1,83 @@
+import type { Redemption } from './redemptions-api';
+
+/** A new code's quota and count (spec part 2 §9). */
+export const DEFAULT_REDEMPTION_QUOTA = 100_000;
+export const DEFAULT_REDEMPTION_COUNT = 1;
+export const MAX_REDEMPTION_COUNT = 100;
+export const MAX_REDEMPTION_NAME = 20;
+export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
+
+export type RedemptionStatusName = 'unused' | 'disabled' | 'used' | 'expired' | 'unknown';
+
+/** 1 unused (or expired once its time has passed), 2 disabled, 3 used. */
+export function redemptionStatusName(
+  code: Pick<Redemption, 'status' | 'expired_time'>,
+  nowSeconds: number = Date.now() / 1000,
+): RedemptionStatusName {
+  switch (code.status) {
+    case 1:
+      return code.expired_time && code.expired_time > 0 && code.expired_time <= nowSeconds
+        ? 'expired'
+        : 'unused';
+    case 2:
+      return 'disabled';
+    case 3:
+      return 'used';
+    default:
+      return 'unknown';
+  }
+}
+
+/** Which row actions apply: used codes cannot be enabled or disabled; only unused codes can be edited. */
+export function redemptionActions(code: Pick<Redemption, 'status'>) {
+  return {
+    enable: code.status === 2,
+    disable: code.status === 1,
+    edit: code.status === 1,
+  };
+}
+
+export interface RedemptionForm {
+  name: string;
+  quota: string;
+  count: string;
+}
+
+export type RedemptionFormError = 'nameLength' | 'quotaInvalid' | 'countInvalid' | 'countTooMany';
+
+/**
+ * Checks the drawer: the name 1-20 characters (empty allowed on create: the server names the code after
+ * its quota), the quota a whole number above 0, the count (create only) a whole number 1-100.
+ */
+export function validateRedemptionForm(
+  form: RedemptionForm,
+  creating: boolean,
+): { ok: true; name: string; quota: number; count: number } | { ok: false; error: RedemptionFormError } {
+  const name = form.name.trim();
+  const length = [...name].length;
+  if ((!creating && length === 0) || length > MAX_REDEMPTION_NAME) {
+    return { ok: false, error: 'nameLength' };
+  }
+  const quotaText = form.quota.trim();
+  const quota = Number(quotaText);
+  if (!/^\d+$/.test(quotaText) || !Number.isSafeInteger(quota) || quota <= 0) {
+    return { ok: false, error: 'quotaInvalid' };
+  }
+  let count = 1;
+  if (creating) {
+    const countText = form.count.trim();
+    count = Number(countText);
+    if (!/^\d+$/.test(countText) || count < 1) {
+      return { ok: false, error: 'countInvalid' };
+    }
+    if (count > MAX_REDEMPTION_COUNT) {
+      return { ok: false, error: 'countTooMany' };
+    }
+  }
+  return { ok: true, name, quota, count };
+}
+
+/** The created codes as one text, one per line (the copy-all button). */
+export function codesText(codes: readonly string[]): string {
+  return codes.join('\n');
+}

@@ -1,0 +1,111 @@
+import dayjs, { type Dayjs } from 'dayjs';
+
+/** A generic (Suno) task as `GET /api/task/` (admin) or `/api/task/self` returns it; times in seconds. */
+export interface GenericTask {
+  id: number;
+  user_id?: number;
+  channel_id?: number;
+  created_at?: number;
+  updated_at?: number;
+  submit_time: number;
+  start_time?: number;
+  finish_time: number;
+  platform: string;
+  action: string;
+  task_id: string;
+  status: string;
+  progress: string;
+  fail_reason: string;
+  quota?: number;
+  data?: unknown;
+}
+
+export interface TaskPage {
+  items: GenericTask[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface TaskFilters {
+  channelId: string;
+  taskId: string;
+  /** Seconds; 0 = open. */
+  start: number;
+  end: number;
+}
+
+/** Spec §9: the task log starts at today 00:00 with no end. */
+export function emptyTaskFilters(now: Dayjs = dayjs()): TaskFilters {
+  return { channelId: '', taskId: '', start: now.startOf('day').unix(), end: 0 };
+}
+
+export function taskListUrl(filters: TaskFilters, admin: boolean, page: number, pageSize: number): string {
+  const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });
+  if (admin && filters.channelId.trim() !== '') {
+    params.set('channel_id', filters.channelId.trim());
+  }
+  if (filters.taskId.trim() !== '') {
+    params.set('task_id', filters.taskId.trim());
+  }
+  if (filters.start > 0) {
+    params.set('start_timestamp', String(Math.floor(filters.start)));
+  }
+  if (filters.end > 0) {
+    params.set('end_timestamp', String(Math.floor(filters.end)));
+  }
+  return `${admin ? '/api/task/' : '/api/task/self'}?${params.toString()}`;
+}
+
+/** Spec §4: SUCCESS, NOT_START, SUBMITTED, IN_PROGRESS, FAILURE, QUEUED, UNKNOWN, '' (submitting). */
+export function taskStatusKey(status: string): string {
+  switch (status) {
+    case 'SUCCESS':
+    case 'NOT_START':
+    case 'SUBMITTED':
+    case 'IN_PROGRESS':
+    case 'FAILURE':
+    case 'QUEUED':
+    case 'UNKNOWN':
+      return status;
+    case '':
+      return 'SUBMITTING';
+    default:
+      return 'other';
+  }
+}
+
+export const TASK_STATUS_COLORS: Record<
+  string,
+  'default' | 'info' | 'primary' | 'success' | 'error' | 'warning'
+> = {
+  SUCCESS: 'success',
+  NOT_START: 'default',
+  SUBMITTED: 'info',
+  IN_PROGRESS: 'primary',
+  FAILURE: 'error',
+  QUEUED: 'warning',
+  UNKNOWN: 'default',
+  SUBMITTING: 'info',
+  other: 'default',
+};
+
+export function taskActionKey(action: string): string {
+  return action === 'MUSIC' || action === 'LYRICS' ? action : 'other';
+}
+
+export function taskPlatformKey(platform: string): string {
+  return platform === 'suno' ? 'suno' : 'other';
+}
+
+/** Seconds between submit and finish; null while unfinished. */
+export function taskDurationSeconds(submit: number, finish: number): number | null {
+  if (!submit || !finish || finish < submit) {
+    return null;
+  }
+  return finish - submit;
+}
+
+export function formatSeconds(seconds: number): string {
+  return seconds ? dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss') : '';
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { LocaleResource } from '../../provider/console-i18n';
+import { chatLocales } from '../chat/chat-locales';
+import { redemptionsLocales } from '../redemptions/redemptions-locales';
+import { walletLocales } from '../wallet/wallet-locales';
+import { tokensLocales } from './tokens-locales';
+
+function keysOf(resource: LocaleResource, prefix = ''): string[] {
+  return Object.entries(resource).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
+  );
+}
+
+describe('translations', () => {
+  it.each([
+    ['tokens', tokensLocales],
+    ['redemptions', redemptionsLocales],
+    ['wallet', walletLocales],
+    ['chat', chatLocales],
+  ])('%s has every string in both Chinese and English', (_name, bundles) => {
+    const zh = keysOf(bundles.zh).sort();
+    const en = keysOf(bundles.en).sort();
+    expect(en.filter((key) => !zh.includes(key))).toEqual([]);
+    expect(zh.filter((key) => !en.includes(key))).toEqual([]);
+  });
+});

@@ -1,0 +1,341 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Drawer,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import dayjs, { type Dayjs } from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { describeApiError } from '../../api/describe-api-error';
+import { useQuotaFormat } from '../../format/use-quota-format';
+import { useNotify } from '../../provider/console-context';
+import { useFeatureTranslation } from '../../provider/console-i18n';
+import { useSystemStatus } from '../../provider/use-system-status';
+import {
+  buildTokenPayload,
+  COUNT_PRESETS,
+  defaultGroupOf,
+  emptyTokenForm,
+  EXPIRY_FORMAT,
+  EXPIRY_PRESETS,
+  expiryFromPreset,
+  groupChoices,
+  QUOTA_PRESETS,
+  tokenFormOf,
+  type TokenForm,
+} from './token-rules';
+import {
+  useCreateTokenMutation,
+  useGetTokenQuery,
+  useGetUserGroupsQuery,
+  useGetUserModelsQuery,
+  useUpdateTokenMutation,
+  type Token,
+} from './tokens-api';
+import { TOKENS_NAMESPACE, tokensLocales } from './tokens-locales';
+
+const DRAWER_WIDTH = 600;
+/** What the picker hands back while its sections are half filled. */
+const INVALID_EXPIRY = 'invalid';
+
+export interface TokenDrawerProps {
+  /** null: closed; 'new': create; a number: edit that token. */
+  target: number | 'new' | null;
+  onClose: () => void;
+}
+
+/** Create/edit drawer of a token (spec part 2 §2, §5). */
+export function TokenDrawer({ target, onClose }: TokenDrawerProps) {
+  return (
+    <Drawer
+      anchor="right"
+      open={target !== null}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
+    >
+      {target === 'new' && <TokenFormLoader onClose={onClose} />}
+      {typeof target === 'number' && <TokenFormLoader id={target} onClose={onClose} />}
+    </Drawer>
+  );
+}
+
+function TokenFormLoader({ id, onClose }: { id?: number; onClose: () => void }) {
+  const { t } = useFeatureTranslation(TOKENS_NAMESPACE, tokensLocales);
+  const token = useGetTokenQuery(id ?? 0, { skip: id === undefined, refetchOnMountOrArgChange: true });
+  const groups = useGetUserGroupsQuery();
+  const { status } = useSystemStatus();
+  const autoFirst = status?.default_use_auto_group === true;
+  if (id !== undefined && token.isError) {
+    return (
+      <Box sx={{ p: 3 }}>
+        <Alert severity="error">{describeApiError(token.error, t)}</Alert>
+      </Box>
+    );
+  }
+  if ((id !== undefined && !token.data) || groups.isLoading) {
+    return (
+      <Box sx={{ p: 3, display: 'flex', justifyContent: 'center' }}>
+        <CircularProgress aria-label="loading" />
+      </Box>
+    );
+  }
+  const choices = groupChoices(groups.data, autoFirst);
+  const initial = token.data ? tokenFormOf(token.data) : emptyTokenForm(defaultGroupOf(choices, autoFirst));
+  return (
+    <TokenFormView
+      token={id !== undefined ? token.data : undefined}
+      initial={initial}
+      choices={choices}
+      groupsMissing={groups.isError || choices.length === 0}
+      onClose={onClose}
+    />
+  );
+}
+
+interface TokenFormViewProps {
+  token?: Token;
+  initial: TokenForm;
+  choices: ReturnType<typeof groupChoices>;
+  groupsMissing: boolean;
+  onClose: () => void;
+}
+
+function TokenFormView({ token, initial, choices, groupsMissing, onClose }: TokenFormViewProps) {
+  const { t, i18n } = useFeatureTranslation(TOKENS_NAMESPACE, tokensLocales);
+  const notify = useNotify();
+  const { formatQuota } = useQuotaFormat();
+  const models = useGetUserModelsQuery();
+  const [createToken, creating] = useCreateTokenMutation();
+  const [updateToken, updating] = useUpdateTokenMutation();
+  const [form, setForm] = useState<TokenForm>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const isNew = token === undefined;
+  const set = <K extends keyof TokenForm>(key: K, value: TokenForm[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const pickerValue = useMemo<Dayjs | null>(() => {
+    if (form.expiry === '') return null;
+    const parsed = dayjs(form.expiry.replace(' ', 'T'));
+    return parsed.isValid() ? parsed : null;
+  }, [form.expiry]);
+
+  const quotaNumber = Number(form.remainQuota);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const built = buildTokenPayload(form, isNew);
+    if (!built.ok) {
+      setError(t(`drawer.errors.${built.error}`));
+      return;
+    }
+    setError(null);
+    try {
+      if (isNew) {
+        await createToken({ ...built.fields, count: built.count }).unwrap();
+        notify(t('drawer.created'), 'success');
+      } else {
+        await updateToken({ id: token.id, ...built.fields }).unwrap();
+        notify(t('drawer.updated'), 'success');
+      }
+      onClose();
+    } catch (failure) {
+      setError(describeApiError(failure, t));
+    }
+  };
+
+  const groupOptions = [
+    { value: '', desc: t('drawer.groupUser'), ratio: null as number | string | null },
+    ...choices.filter((choice) => choice.value !== ''),
+  ];
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ p: { xs: 2, sm: 3 } }}>
+      <Stack spacing={2}>
+        <Typography variant="h6" component="h2">
+          {isNew ? t('drawer.createTitle') : t('drawer.editTitle')}
+        </Typography>
+        <TextField
+          label={t('drawer.name')}
+          placeholder={t('drawer.namePlaceholder')}
+          name="name"
+          autoComplete="off"
+          value={form.name}
+          onChange={(event) => set('name', event.target.value)}
+          fullWidth
+        />
+        {groupsMissing ? (
+          <Alert severity="info">{t('drawer.noGroups')}</Alert>
+        ) : (
+          <TextField
+            select
+            label={t('drawer.group')}
+            name="group"
+            value={form.group}
+            onChange={(event) => set('group', event.target.value)}
+            fullWidth
+          >
+            {groupOptions.map((choice) => (
+              <MenuItem key={choice.value || '-'} value={choice.value}>
+                {choice.value === 'auto'
+                  ? t('drawer.autoGroup')
+                  : choice.value === ''
+                    ? choice.desc
+                    : `${choice.value}${choice.desc && choice.desc !== choice.value ? ` · ${choice.desc}` : ''}${
+                        choice.ratio !== null && choice.ratio !== undefined ? ` (×${choice.ratio})` : ''
+                      }`}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <LocalizationProvider
+          dateAdapter={AdapterDayjs}
+          adapterLocale={i18n.language?.startsWith('zh') ? 'zh-cn' : 'en'}
+        >
+          <DateTimePicker
+            label={t('drawer.expiry')}
+            value={pickerValue}
+            format={EXPIRY_FORMAT}
+            ampm={false}
+            views={['year', 'month', 'day', 'hours', 'minutes', 'seconds']}
+            onChange={(value) =>
+              set(
+                'expiry',
+                value === null ? '' : value.isValid() ? value.format(EXPIRY_FORMAT) : INVALID_EXPIRY,
+              )
+            }
+            slotProps={{
+              textField: { helperText: t('drawer.expiryHelp'), fullWidth: true, name: 'expired_time' },
+              field: { clearable: true },
+            }}
+          />
+        </LocalizationProvider>
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+          {EXPIRY_PRESETS.map((preset) => (
+            <Button
+              key={preset.id}
+              size="small"
+              variant="outlined"
+              onClick={() => set('expiry', expiryFromPreset(preset.id))}
+            >
+              {t(`drawer.presets.${preset.id}`)}
+            </Button>
+          ))}
+        </Stack>
+        <Alert severity="info">{t('drawer.unlimitedNote')}</Alert>
+        <TextField
+          label={t('drawer.quota')}
+          name="remain_quota"
+          inputMode="numeric"
+          value={form.remainQuota}
+          onChange={(event) => set('remainQuota', event.target.value)}
+          disabled={form.unlimited}
+          helperText={
+            Number.isFinite(quotaNumber) && form.remainQuota.trim() !== ''
+              ? t('drawer.quotaHelp', { value: formatQuota(quotaNumber) })
+              : ' '
+          }
+          fullWidth
+        />
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+          {QUOTA_PRESETS.map((preset) => (
+            <Chip
+              key={preset}
+              label={formatQuota(preset)}
+              onClick={() => set('remainQuota', String(preset))}
+              disabled={form.unlimited}
+              variant="outlined"
+              clickable
+            />
+          ))}
+        </Stack>
+        <FormControlLabel
+          control={
+            <Switch checked={form.unlimited} onChange={(event) => set('unlimited', event.target.checked)} />
+          }
+          label={t('drawer.unlimited')}
+        />
+        {isNew && (
+          <>
+            <TextField
+              label={t('drawer.count')}
+              name="count"
+              inputMode="numeric"
+              value={form.count}
+              onChange={(event) => set('count', event.target.value)}
+              helperText={t('drawer.countHelp')}
+              fullWidth
+            />
+            <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+              {COUNT_PRESETS.map((preset) => (
+                <Chip
+                  key={preset}
+                  label={preset}
+                  onClick={() => set('count', String(preset))}
+                  variant="outlined"
+                  clickable
+                />
+              ))}
+            </Stack>
+          </>
+        )}
+        <FormControlLabel
+          control={
+            <Switch
+              checked={form.modelLimitsEnabled}
+              onChange={(event) => set('modelLimitsEnabled', event.target.checked)}
+            />
+          }
+          label={t('drawer.modelLimitsEnabled')}
+        />
+        <Autocomplete
+          multiple
+          options={models.data ?? []}
+          value={form.modelLimits}
+          onChange={(_event, value) => set('modelLimits', value)}
+          disabled={!form.modelLimitsEnabled}
+          filterSelectedOptions
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              label={t('drawer.modelLimits')}
+              placeholder={t('drawer.modelLimitsPlaceholder')}
+            />
+          )}
+        />
+        <TextField
+          label={t('drawer.allowIps')}
+          name="allow_ips"
+          value={form.allowIps}
+          onChange={(event) => set('allowIps', event.target.value)}
+          helperText={t('drawer.allowIpsHelp')}
+          multiline
+          minRows={2}
+          fullWidth
+        />
+        {error && (
+          <Alert severity="error" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+          <Button onClick={onClose}>{t('drawer.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={creating.isLoading || updating.isLoading}>
+            {t('drawer.submit')}
+          </Button>
+        </Stack>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,205 @@
+import dayjs from 'dayjs';
+import type { Token, TokenFields } from './tokens-api';
+
+/** The expiry text format of the drawer (spec part 2 §5). */
+export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+/** `expired_time` of a token that never expires. */
+export const NEVER_EXPIRES = -1;
+
+/** Expiry presets of the drawer: never, one month, one day, one hour, one minute from now. */
+export const EXPIRY_PRESETS = [
+  { id: 'never', months: 0, days: 0, hours: 0, minutes: 0 },
+  { id: 'month', months: 1, days: 0, hours: 0, minutes: 0 },
+  { id: 'day', months: 0, days: 1, hours: 0, minutes: 0 },
+  { id: 'hour', months: 0, days: 0, hours: 1, minutes: 0 },
+  { id: 'minute', months: 0, days: 0, hours: 0, minutes: 1 },
+] as const;
+export type ExpiryPresetId = (typeof EXPIRY_PRESETS)[number]['id'];
+
+/** The expiry text a preset gives at `now`: '' for never (the drawer's "never" state). */
+export function expiryFromPreset(id: ExpiryPresetId, now: Date = new Date()): string {
+  const preset = EXPIRY_PRESETS.find((entry) => entry.id === id);
+  if (!preset || preset.id === 'never') {
+    return '';
+  }
+  return dayjs(now)
+    .add(preset.months, 'month')
+    .add(preset.days, 'day')
+    .add(preset.hours, 'hour')
+    .add(preset.minutes, 'minute')
+    .format(EXPIRY_FORMAT);
+}
+
+/**
+ * Expiry text → `expired_time`: '' (or '-1') never expires; otherwise the text must be a full
+ * `YYYY-MM-DD HH:mm:ss` date ('expiry time format error' when not).
+ */
+export function parseExpiry(text: string): { ok: true; value: number } | { ok: false } {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === String(NEVER_EXPIRES)) {
+    return { ok: true, value: NEVER_EXPIRES };
+  }
+  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(trimmed)) {
+    return { ok: false };
+  }
+  const parsed = dayjs(trimmed.replace(' ', 'T'));
+  if (!parsed.isValid() || parsed.format(EXPIRY_FORMAT) !== trimmed) {
+    return { ok: false };
+  }
+  return { ok: true, value: Math.floor(parsed.valueOf() / 1000) };
+}
+
+/** `expired_time` → the drawer's text ('' for never). */
+export function formatExpiry(expiredTime: number): string {
+  return expiredTime === NEVER_EXPIRES || !Number.isFinite(expiredTime) || expiredTime <= 0
+    ? ''
+    : dayjs(expiredTime * 1000).format(EXPIRY_FORMAT);
+}
+
+/** Quota presets in raw units as the spec lists them ($1, $10, $50, $100, $500, $1000 at 500000 a dollar). */
+export const QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000] as const;
+/** A new token's quota: 500000 (one dollar). */
+export const DEFAULT_TOKEN_QUOTA = 500_000;
+/** Create-count presets. */
+export const COUNT_PRESETS = [10, 20, 30, 100] as const;
+export const MAX_CREATE_COUNT = 100;
+export const MAX_NAME_LENGTH = 50;
+/** The chat-link token fetch (spec part 2 §9). */
+export const CHAT_TOKEN_FETCH_SIZE = 100;
+export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
+
+export type TokenStatusName = 'enabled' | 'limited' | 'disabled' | 'expired' | 'exhausted' | 'unknown';
+
+/** Status 1 enabled ('limited models' when model limits are on), 2 disabled, 3 expired, 4 exhausted. */
+export function tokenStatusName(token: Pick<Token, 'status' | 'model_limits_enabled'>): TokenStatusName {
+  switch (token.status) {
+    case 1:
+      return token.model_limits_enabled ? 'limited' : 'enabled';
+    case 2:
+      return 'disabled';
+    case 3:
+      return 'expired';
+    case 4:
+      return 'exhausted';
+    default:
+      return 'unknown';
+  }
+}
+
+/** The drawer's editable state (text fields stay text until submitted). */
+export interface TokenForm {
+  name: string;
+  remainQuota: string;
+  unlimited: boolean;
+  expiry: string;
+  count: string;
+  modelLimitsEnabled: boolean;
+  modelLimits: string[];
+  allowIps: string;
+  group: string;
+}
+
+export function emptyTokenForm(defaultGroup = ''): TokenForm {
+  return {
+    name: '',
+    remainQuota: String(DEFAULT_TOKEN_QUOTA),
+    unlimited: false,
+    expiry: '',
+    count: '1',
+    modelLimitsEnabled: false,
+    modelLimits: [],
+    allowIps: '',
+    group: defaultGroup,
+  };
+}
+
+export function tokenFormOf(token: Token): TokenForm {
+  return {
+    name: token.name,
+    remainQuota: String(token.remain_quota),
+    unlimited: token.unlimited_quota,
+    expiry: formatExpiry(token.expired_time),
+    count: '1',
+    modelLimitsEnabled: token.model_limits_enabled,
+    modelLimits: token.model_limits
+      .split(',')
+      .map((model) => model.trim())
+      .filter(Boolean),
+    allowIps: token.allow_ips,
+    group: token.group,
+  };
+}
+
+export type TokenFormError = 'expiryFormat' | 'quotaInvalid' | 'countInvalid' | 'nameTooLong';
+
+/** Checks the form and builds the payload; `creating` also checks the count. */
+export function buildTokenPayload(
+  form: TokenForm,
+  creating: boolean,
+): { ok: true; fields: TokenFields; count: number } | { ok: false; error: TokenFormError } {
+  if ([...form.name].length > MAX_NAME_LENGTH) {
+    return { ok: false, error: 'nameTooLong' };
+  }
+  const expiry = parseExpiry(form.expiry);
+  if (!expiry.ok) {
+    return { ok: false, error: 'expiryFormat' };
+  }
+  const quotaText = form.remainQuota.trim();
+  const quota = Number(quotaText);
+  if (!form.unlimited && (!/^\d+$/.test(quotaText) || !Number.isSafeInteger(quota))) {
+    return { ok: false, error: 'quotaInvalid' };
+  }
+  let count = 1;
+  if (creating) {
+    const countText = form.count.trim();
+    count = Number(countText);
+    if (!/^\d+$/.test(countText) || count < 1 || count > MAX_CREATE_COUNT) {
+      return { ok: false, error: 'countInvalid' };
+    }
+  }
+  return {
+    ok: true,
+    count,
+    fields: {
+      name: form.name.trim(),
+      remain_quota: Number.isSafeInteger(quota) && quota >= 0 ? quota : 0,
+      expired_time: expiry.value,
+      unlimited_quota: form.unlimited,
+      model_limits_enabled: form.modelLimitsEnabled,
+      model_limits: form.modelLimits.join(','),
+      allow_ips: form.allowIps
+        .split(/[\n,]/)
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join('\n'),
+      group: form.group,
+    },
+  };
+}
+
+/**
+ * The group choices: the groups the user may use, with `auto` first when it is offered (decision 34:
+ * `auto` is in the list when usable; spec: an auto choice is offered first when the default auto group
+ * is on).
+ */
+export function groupChoices(
+  groups: Record<string, { desc: string; ratio: number | string | null }> | undefined,
+  defaultUseAutoGroup: boolean,
+): { value: string; desc: string; ratio: number | string | null }[] {
+  const entries = Object.entries(groups ?? {}).map(([value, info]) => ({
+    value,
+    desc: info?.desc ?? value,
+    ratio: info?.ratio ?? null,
+  }));
+  const auto = entries.filter((entry) => entry.value === 'auto');
+  const rest = entries.filter((entry) => entry.value !== 'auto');
+  return defaultUseAutoGroup ? [...auto, ...rest] : [...rest, ...auto];
+}
+
+/** The new token's group: `auto` when the default auto group is on and offered, else the user's default. */
+export function defaultGroupOf(choices: { value: string }[], defaultUseAutoGroup: boolean): string {
+  if (defaultUseAutoGroup && choices.some((choice) => choice.value === 'auto')) {
+    return 'auto';
+  }
+  return '';
+}

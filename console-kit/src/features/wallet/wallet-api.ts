@@ -1,0 +1,105 @@
+import { gatehouseApi } from '../../api/gatehouse-api';
+
+/** `{name, type, color}` of option PayMethods: `type` is what `/api/user/pay` takes as payment_method. */
+export interface PayMethod {
+  name: string;
+  type: string;
+  color?: string;
+}
+
+/** `GET /api/user/topup/info`. */
+export interface TopUpInfo {
+  enable_online_topup: boolean;
+  pay_methods: unknown;
+  min_topup: number;
+  price: number;
+  topup_group_ratio: number;
+  quota_per_unit: number;
+  display_in_currency: boolean;
+  usd_exchange_rate: number;
+  topup_link: string;
+}
+
+/** One of the caller's online top-up orders. */
+export interface TopUpOrder {
+  id: number;
+  user_id: number;
+  amount: number;
+  money: number | string;
+  trade_no: string;
+  payment_method: string;
+  create_time: number;
+  complete_time: number;
+  /** `pending` or `success`. */
+  status: string;
+}
+
+export interface TopUpOrderPage {
+  items: TopUpOrder[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/**
+ * `/amount` and `/pay` are not enveloped the usual way (docs/api-wallet.md): a failure carries its reason
+ * in `data`, and `/pay` puts the gateway address beside `data`. Their bodies travel untouched, wrapped.
+ */
+export interface RawAnswer {
+  raw: { success?: unknown; message?: unknown; data?: unknown; url?: unknown } | null;
+}
+
+async function wrapBody(response: Response): Promise<RawAnswer> {
+  const text = await response.text();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return { raw: typeof parsed === 'object' && parsed !== null ? parsed : null };
+  } catch {
+    return { raw: null };
+  }
+}
+
+export const walletApi = gatehouseApi
+  .enhanceEndpoints({ addTagTypes: ['TopUpInfo', 'TopUpOrders', 'Self'] })
+  .injectEndpoints({
+    endpoints: (builder) => ({
+      getTopUpInfo: builder.query<TopUpInfo, void>({
+        query: () => '/api/user/topup/info',
+        providesTags: ['TopUpInfo'],
+      }),
+      listTopUpOrders: builder.query<TopUpOrderPage, { page: number; pageSize: number }>({
+        query: ({ page, pageSize }) => `/api/user/topup/self?p=${page}&page_size=${pageSize}`,
+        providesTags: ['TopUpOrders'],
+      }),
+      /** Redeems a code; answers the quota credited. */
+      redeemCode: builder.mutation<number, string>({
+        query: (key) => ({ url: '/api/user/topup', method: 'POST', body: { key } }),
+        invalidatesTags: ['Self'],
+      }),
+      quoteAmount: builder.mutation<RawAnswer, number>({
+        query: (amount) => ({
+          url: '/api/user/amount',
+          method: 'POST',
+          body: { amount, top_up_code: '' },
+          responseHandler: wrapBody,
+        }),
+      }),
+      payOnline: builder.mutation<RawAnswer, { amount: number; payment_method: string }>({
+        query: (body) => ({
+          url: '/api/user/pay',
+          method: 'POST',
+          body: { ...body, top_up_code: '' },
+          responseHandler: wrapBody,
+        }),
+        invalidatesTags: ['TopUpOrders'],
+      }),
+    }),
+  });
+
+export const {
+  useGetTopUpInfoQuery,
+  useListTopUpOrdersQuery,
+  useRedeemCodeMutation,
+  useQuoteAmountMutation,
+  usePayOnlineMutation,
+} = walletApi;
