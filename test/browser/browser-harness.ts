@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const CONSOLE_DIST = join(REPO_ROOT, 'host-app', 'dist');
@@ -171,4 +171,17 @@ export async function startConsoleServer(api: ApiStub, root = CONSOLE_DIST): Pro
         server.close((error) => (error ? rejectClose(error) : resolveClose()));
       }),
   };
+}
+
+/**
+ * Collects what goes wrong in a page into `errors`: uncaught script errors, and console errors except
+ * those matching `expected` (a refused call the test provokes on purpose shows as a failed resource).
+ */
+export function watchErrors(page: Page, errors: string[], expected: RegExp | null): void {
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !(expected && expected.test(message.text()))) {
+      errors.push(`console: ${message.text()}`);
+    }
+  });
 }

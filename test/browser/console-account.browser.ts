@@ -16,6 +16,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 const ALICE = { username: 'alice', password: 'alice-pass-1', email: 'alice@example.com' };
@@ -76,13 +77,7 @@ describe('console account screens against the real server (built host-app in Chr
     const p = await context.newPage();
     // Shorter than the tests' own limits, so a missing element fails with its name, not a test timeout.
     p.setDefaultTimeout(15_000);
-    p.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    p.on('console', (message) => {
-      // Answers the tests provoke on purpose (a refused call shows as a failed resource) are not faults.
-      if (message.type() === 'error' && !/status of (401|404)/.test(message.text())) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(p, pageErrors, /status of (401|404)/);
     return p;
   }
 

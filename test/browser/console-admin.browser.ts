@@ -17,6 +17,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 interface UserView {
@@ -57,14 +58,7 @@ describe('users admin and settings page against the real server (built host-app 
     const browser = await launchChromium({ locale });
     browsers.push(browser);
     const page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      // A refused call (403 for a root-only key) is logged by the browser as a failed resource; that is
-      // the server doing its job, not a page error.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(page, pageErrors, /^Failed to load resource/);
     return page;
   }
 

@@ -19,6 +19,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 interface ChannelView {
@@ -67,12 +68,7 @@ describe('channels screen against the real server (built host-app in Chromium)',
     browsers.push(browser);
     const page = await browser.context.newPage();
     if (viewport) await page.setViewportSize(viewport);
-    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(page, pageErrors, /^Failed to load resource/);
     return page;
   }
 

@@ -17,6 +17,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 const START_QUOTA = 2_000_000;
@@ -50,12 +51,7 @@ describe('console flow: channel → token → playground → log and balance →
   async function watchedPage(context: BrowserContext): Promise<Page> {
     const p = await context.newPage();
     p.setDefaultTimeout(15_000);
-    p.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    p.on('console', (message) => {
-      if (message.type() === 'error' && !/status of (401|404)/.test(message.text())) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(p, pageErrors, /status of (401|404)/);
     return p;
   }
 

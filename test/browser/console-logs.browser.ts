@@ -19,6 +19,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 type Person = { username: string; password: string };
@@ -156,12 +157,7 @@ describe('logs, drawing and task logs, dashboard against the real server (Chromi
     browsers.push(browser);
     const page = await browser.context.newPage();
     if (viewport) await page.setViewportSize(viewport);
-    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(page, pageErrors, /^Failed to load resource/);
     return page;
   }
 

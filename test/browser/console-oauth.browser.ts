@@ -18,6 +18,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 interface UserView {
@@ -99,12 +100,7 @@ describe('third-party sign-in in the console against the real server and a mock 
   async function watchedPage(context: BrowserContext): Promise<Page> {
     const p = await context.newPage();
     p.setDefaultTimeout(15_000);
-    p.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    p.on('console', (message) => {
-      if (message.type() === 'error' && !/status of (401|404)/.test(message.text())) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(p, pageErrors, /status of (401|404)/);
     return p;
   }
 

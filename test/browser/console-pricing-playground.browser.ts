@@ -22,6 +22,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 const START_QUOTA = 5_000_000;
@@ -64,12 +65,7 @@ describe('pricing page and playground against the real server (built host-app in
   async function watchedPage(context: BrowserContext): Promise<Page> {
     const p = await context.newPage();
     p.setDefaultTimeout(15_000);
-    p.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    p.on('console', (message) => {
-      if (message.type() === 'error' && !/status of (400|401|404|500|502|503)/.test(message.text())) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(p, pageErrors, /status of (400|401|404|500|502|503)/);
     return p;
   }
 

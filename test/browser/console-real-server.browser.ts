@@ -14,6 +14,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 const ADMIN = { username: 'rootadmin', password: 'Root-pass-2024' };
@@ -41,12 +42,7 @@ describe('console against the real server (built host-app in Chromium)', () => {
     app = await startApp({ STATIC_DIR: CONSOLE_DIST });
     browser = await launchChromium({ locale: 'zh-CN' });
     page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(page, pageErrors, null);
     page.on('request', (request: Request) => {
       const { pathname } = new URL(request.url());
       if (pathname.startsWith('/api/')) {

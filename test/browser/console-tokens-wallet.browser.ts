@@ -22,6 +22,7 @@ import {
   launchChromium,
   screenshotPath,
   type BrowserHarness,
+  watchErrors,
 } from './browser-harness';
 
 interface TokenView {
@@ -155,12 +156,7 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     const page = await browser.context.newPage();
     page.setDefaultTimeout(15_000);
     if (viewport) await page.setViewportSize(viewport);
-    page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        pageErrors.push(`console: ${message.text()}`);
-      }
-    });
+    watchErrors(page, pageErrors, /^Failed to load resource/);
     return { context: browser.context, page };
   }
 
