@@ -694,13 +694,21 @@ export class RelayService {
     let idle: NodeJS.Timeout | null = null;
     const idleMs = this.config.streamingTimeoutSeconds > 0 ? this.config.streamingTimeoutSeconds * 1000 : 0;
     let idledOut = false;
+    // One timer per stream: each chunk only notes the time; the timer re-arms for what is left of the quiet spell.
+    let lastChunkAt = 0;
+    const onIdle = () => {
+      const quiet = Date.now() - lastChunkAt;
+      if (quiet < idleMs) {
+        idle = setTimeout(onIdle, idleMs - quiet);
+        return;
+      }
+      idledOut = true;
+      (up.body as unknown as { destroy(error: Error): void }).destroy(new Error('streaming timeout'));
+    };
     const armIdle = () => {
       if (!idleMs) return;
-      if (idle) clearTimeout(idle);
-      idle = setTimeout(() => {
-        idledOut = true;
-        up.body.destroy();
-      }, idleMs);
+      lastChunkAt = Date.now();
+      idle ??= setTimeout(onIdle, idleMs);
     };
     let broken = false;
     let upstreamError: string | null = null;
@@ -721,7 +729,8 @@ export class RelayService {
       }
     } catch (err) {
       broken = true;
-      if (!signal.aborted && !idledOut) upstreamError = (err as Error).message;
+      if (idledOut) upstreamError = `the upstream sent nothing for ${this.config.streamingTimeoutSeconds} s`;
+      else if (!signal.aborted) upstreamError = (err as Error).message;
     } finally {
       if (idle) clearTimeout(idle);
       if (ping) clearInterval(ping);
