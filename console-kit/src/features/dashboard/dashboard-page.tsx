@@ -23,7 +23,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
-import { UserRole } from '../../api/api-types';
+import { isAdmin } from '../../shell/shell-nav';
 import { formatShortNumber } from '../../format/quota';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -54,7 +54,7 @@ interface AppliedFilters {
 export function DashboardPage() {
   const { t, i18n } = useFeatureTranslation(DASHBOARD_NAMESPACE, dashboardLocales);
   const { user } = useSession();
-  const admin = (user?.role ?? 0) >= UserRole.admin;
+  const admin = isAdmin(user);
   const { status } = useSystemStatus();
   const { formatQuota, options: quotaOptions } = useQuotaFormat();
 

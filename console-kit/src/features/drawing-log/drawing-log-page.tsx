@@ -25,7 +25,7 @@ import {
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
-import { UserRole } from '../../api/api-types';
+import { isAdmin } from '../../shell/shell-nav';
 import { useConsoleStorage } from '../../provider/console-context';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -68,7 +68,7 @@ export function isWebUrl(value: string): boolean {
 export function DrawingLogPage() {
   const { t, i18n } = useFeatureTranslation(DRAWING_NAMESPACE, drawingLocales);
   const { user } = useSession();
-  const admin = (user?.role ?? 0) >= UserRole.admin;
+  const admin = isAdmin(user);
   const { status } = useSystemStatus();
   const storage = useConsoleStorage();
   const copy = useCopyText();

@@ -30,7 +30,7 @@ import {
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
-import { UserRole } from '../../api/api-types';
+import { isAdmin } from '../../shell/shell-nav';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useConsoleStorage } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -69,7 +69,7 @@ type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 export function LogsPage() {
   const { t, i18n } = useFeatureTranslation(LOGS_NAMESPACE, logsLocales);
   const { user } = useSession();
-  const admin = (user?.role ?? 0) >= UserRole.admin;
+  const admin = isAdmin(user);
   const storage = useConsoleStorage();
   const { formatQuota } = useQuotaFormat();
 

@@ -21,6 +21,7 @@ import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
 import { useUpdateSelfMutation } from './personal-api';
+import { isAdmin } from '../../shell/shell-nav';
 import { roleLabelKey } from './personal-rules';
 import { usePersonalTranslation } from './use-personal-translation';
 
@@ -88,7 +89,7 @@ export function ProfileCard({ self }: { self: SelfUser }) {
               </Typography>
               <Chip
                 size="small"
-                color={self.role >= 10 ? 'warning' : 'default'}
+                color={isAdmin(self) ? 'warning' : 'default'}
                 label={t(roleLabelKey(self.role))}
               />
             </Stack>

@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { TFunction } from 'i18next';
-import { UserRole } from '../../api/api-types';
+import { isRoot } from '../../shell/shell-nav';
 import { describeApiError } from '../../api/describe-api-error';
 import { useSession } from '../../provider/use-session';
 import { useNotify } from '../../provider/console-context';
@@ -152,7 +152,7 @@ export function OptionsPanel({ id, fields, options, warning, validate, prepare, 
   // Secrets are never listed, so the list cannot mark them; every secret option is root-only (decision 1).
   const secretKeys = new Set(fields.filter((field) => field.kind === 'secret').map((field) => field.key));
   const readOnly = (key: string) =>
-    options.rootOnly.has(key) || (secretKeys.has(key) && (session.user?.role ?? 0) < UserRole.root);
+    options.rootOnly.has(key) || (secretKeys.has(key) && !isRoot(session.user));
   const setError = (key: string, message: string | null) =>
     setErrors((current) => {
       const next = { ...current };

@@ -26,7 +26,7 @@ import {
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
-import { UserRole } from '../../api/api-types';
+import { isAdmin } from '../../shell/shell-nav';
 import { useConsoleStorage } from '../../provider/console-context';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -56,7 +56,7 @@ type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 export function TaskLogPage() {
   const { t, i18n } = useFeatureTranslation(TASK_LOG_NAMESPACE, taskLocales);
   const { user } = useSession();
-  const admin = (user?.role ?? 0) >= UserRole.admin;
+  const admin = isAdmin(user);
   const storage = useConsoleStorage();
   const copy = useCopyText();
 
