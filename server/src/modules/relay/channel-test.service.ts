@@ -63,8 +63,9 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
     return row?.test_model || ch.models[0] || 'gpt-4o-mini';
   }
 
-  async testOne(id: number, model?: string): Promise<ChannelTestResult | null> {
-    await this.cache.reloadChannels();
+  /** `reload`: re-read the channels first (a run over all channels reads them once, before it starts). */
+  async testOne(id: number, model?: string, reload = true): Promise<ChannelTestResult | null> {
+    if (reload) await this.cache.reloadChannels();
     const ch = this.cache.channels.byId.get(id);
     if (!ch) return null;
     const r = await this.relay.probe(ch, await this.testModel(ch, model));
@@ -111,7 +112,7 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
           .map((c) => c.id);
         for (const id of ids) {
           if (this.stopping) break;
-          await this.testOne(id);
+          await this.testOne(id, undefined, false);
         }
       } catch (err) {
         this.logger.error(`channel test run failed: ${(err as Error).message}`);
