@@ -1,4 +1,5 @@
 import { CHANNEL_OPS_MESSAGES } from './messages-channel-ops';
+import { LIMITS_MESSAGES } from './messages-limits';
 import { LOGS_MESSAGES } from './messages-logs';
 import { OAUTH_MESSAGES } from './messages-oauth';
 import { TASKS_MESSAGES } from './messages-tasks';
@@ -295,6 +296,7 @@ export const MESSAGES = {
   log_target_required: { zh: '请选择日志记录时间', en: 'Choose a log time' },
   // each area keeps its own messages in messages-<area>.ts
   ...CHANNEL_OPS_MESSAGES,
+  ...LIMITS_MESSAGES,
   ...LOGS_MESSAGES,
   ...OAUTH_MESSAGES,
   ...TASKS_MESSAGES,

@@ -39,6 +39,10 @@ export class Channel {
   @LongTextColumn() setting!: string | null;
   @LongTextColumn({ name: 'param_override' }) param_override!: string | null;
   @Column({ name: 'max_input_tokens', type: 'int', default: 0 }) max_input_tokens!: number;
+  /** Requests per minute, tokens per minute and requests in flight on this channel (0 = unlimited). */
+  @Column({ name: 'rpm_limit', type: 'int', default: 0 }) rpm_limit!: number;
+  @Column({ name: 'tpm_limit', type: 'int', default: 0 }) tpm_limit!: number;
+  @Column({ name: 'concurrency_limit', type: 'int', default: 0 }) concurrency_limit!: number;
 }
 
 /** The group × model → channel index used by channel selection. */

@@ -31,5 +31,9 @@ export class Token {
   @LongTextColumn({ name: 'model_limits' }) model_limits!: string | null;
   @LongTextColumn({ name: 'allow_ips' }) allow_ips!: string | null;
   @Column({ name: 'group', type: 'varchar', length: 64, default: '' }) group!: string;
+  /** Requests per minute, tokens per minute and requests in flight with this token (0 = unlimited). */
+  @Column({ name: 'rpm_limit', type: 'int', default: 0 }) rpm_limit!: number;
+  @Column({ name: 'tpm_limit', type: 'int', default: 0 }) tpm_limit!: number;
+  @Column({ name: 'concurrency_limit', type: 'int', default: 0 }) concurrency_limit!: number;
   @BigIntColumn({ name: 'deleted_at', nullable: true, default: null }) deleted_at!: number | null;
 }

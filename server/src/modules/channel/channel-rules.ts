@@ -1,4 +1,5 @@
 import { fail } from '../../common/app-error';
+import { checkLimits } from '../../common/scoped-limit-rules';
 import { CHANNEL_TYPES } from './channel-types';
 import { ChannelInput, splitList } from './channel.service';
 
@@ -220,5 +221,6 @@ export function checkChannel(raw: Record<string, unknown>, creating: boolean): P
       bad('max_input_tokens', 'must be a non-negative integer');
     out.max_input_tokens = v;
   }
+  Object.assign(out, checkLimits(raw));
   return out;
 }

@@ -27,6 +27,9 @@ export interface ChannelInput {
   auto_ban?: number;
   status?: number;
   max_input_tokens?: number;
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
 }
 
 export const splitList = (s: string | null | undefined): string[] =>
@@ -160,6 +163,9 @@ export class ChannelService {
       test_model: input.test_model ?? null,
       auto_ban: input.auto_ban ?? 1,
       max_input_tokens: input.max_input_tokens ?? 0,
+      rpm_limit: input.rpm_limit ?? 0,
+      tpm_limit: input.tpm_limit ?? 0,
+      concurrency_limit: input.concurrency_limit ?? 0,
     };
   }
 
@@ -182,6 +188,9 @@ export class ChannelService {
       test_model: ch.test_model,
       auto_ban: ch.auto_ban,
       max_input_tokens: ch.max_input_tokens,
+      rpm_limit: ch.rpm_limit,
+      tpm_limit: ch.tpm_limit,
+      concurrency_limit: ch.concurrency_limit,
     };
   }
 }

@@ -18,6 +18,10 @@ export interface ChannelSnapshot {
   setting: Record<string, unknown>;
   autoBan: boolean;
   maxInputTokens: number;
+  /** Requests per minute, tokens per minute, requests in flight (0 = unlimited; see ScopedLimitService). */
+  rpmLimit: number;
+  tpmLimit: number;
+  concurrencyLimit: number;
   priority: number;
   weight: number;
   models: string[];

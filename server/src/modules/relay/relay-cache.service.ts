@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Ability, Channel, ChannelStatus, Token } from '../../database/entities';
 import { CHANNEL_TYPES } from '../channel/channel-types';
+import { MetricsService } from '../metrics/metrics.service';
 import { ChannelIndex, ChannelSnapshot, buildChannelIndex } from './channel-selector';
 
 export interface TokenSnapshot {
@@ -22,6 +23,10 @@ export interface TokenSnapshot {
   modelLimits: Set<string> | null;
   allowIps: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> | null;
   group: string;
+  /** Requests per minute, tokens per minute, requests in flight (0 = unlimited; see ScopedLimitService). */
+  rpmLimit: number;
+  tpmLimit: number;
+  concurrencyLimit: number;
 }
 
 const TOKEN_TTL_MS = 60_000;
@@ -86,6 +91,7 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
     private readonly crypto: CryptoService,
     private readonly bus: CacheBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -125,6 +131,7 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
             this.ds.getRepository(Ability).find({ where: { enabled: true } }),
           ]);
           this.index = buildChannelIndex(channels.map((c) => this.snapshot(c)), abilities);
+          this.metrics.channelReloads++;
         } catch (err) {
           this.logger.error(`channel reload failed: ${(err as Error).message}`);
         }
@@ -159,6 +166,9 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
       setting,
       autoBan: c.auto_ban === 1,
       maxInputTokens: c.max_input_tokens ?? 0,
+      rpmLimit: c.rpm_limit ?? 0,
+      tpmLimit: c.tpm_limit ?? 0,
+      concurrencyLimit: c.concurrency_limit ?? 0,
       priority: Number(c.priority),
       weight: c.weight,
       models: (c.models ?? '').split(',').filter(Boolean),
@@ -169,7 +179,9 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
   /** Keyed hash of an API key, memoised (bounded) so a busy key is not re-hashed on every request. */
   hashKey(key: string): string {
     let h = this.keyHashes.get(key);
-    if (h === undefined) {
+    if (h !== undefined) this.metrics.cacheHits.key_hash++;
+    else {
+      this.metrics.cacheMisses.key_hash++;
       if (this.keyHashes.size >= 10_000) this.keyHashes.clear();
       h = this.crypto.keyedHash(key);
       this.keyHashes.set(key, h);
@@ -180,7 +192,11 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
   /** The token for a key hash; null when unknown or deleted. A DB read only on a miss. */
   async token(keyHash: string): Promise<TokenSnapshot | null> {
     const hit = this.tokens.get(keyHash);
-    if (hit && Date.now() - hit.at < (hit.snap ? TOKEN_TTL_MS : MISS_TTL_MS)) return hit.snap;
+    if (hit && Date.now() - hit.at < (hit.snap ? TOKEN_TTL_MS : MISS_TTL_MS)) {
+      this.metrics.cacheHits.token++;
+      return hit.snap;
+    }
+    this.metrics.cacheMisses.token++;
     const row = await this.ds.getRepository(Token).findOneBy({ key_hash: keyHash, deleted_at: IsNull() });
     const snap: TokenSnapshot | null = row
       ? {
@@ -197,6 +213,9 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
             : null,
           allowIps: parseAllowIps(row.allow_ips),
           group: row.group ?? '',
+          rpmLimit: row.rpm_limit ?? 0,
+          tpmLimit: row.tpm_limit ?? 0,
+          concurrencyLimit: row.concurrency_limit ?? 0,
         }
       : null;
     this.tokens.set(keyHash, { snap, at: Date.now() });

@@ -13,10 +13,11 @@ import { RealtimeRelay } from './realtime/realtime-relay.service';
 import { RelayCacheService } from './relay-cache.service';
 import { RelayRoutes } from './relay-routes';
 import { RelayService } from './relay.service';
+import { ScopedLimitService } from './scoped-limit.service';
 
 @Module({
   imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
-  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService, RealtimeRelay],
+  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService, ScopedLimitService, RealtimeRelay],
   exports: [RelayRoutes, RelayCacheService, ChannelHealthService, ChannelTestService, RelayService, RateLimitService],
 })
 export class RelayModule {}

@@ -5,6 +5,7 @@ import { fail } from '../../common/app-error';
 import { CryptoService } from '../../common/crypto.service';
 import type { AuthUser } from '../../common/http/request-context';
 import { escapeLike, LIKE_ESCAPE, Page, pageOf, parsePage } from '../../common/pagination';
+import { checkLimits } from '../../common/scoped-limit-rules';
 import { nowSeconds } from '../../common/time';
 import { Token, TokenStatus } from '../../database/entities';
 import { isRowId } from '../channel/channel-rules';
@@ -109,6 +110,10 @@ export class TokenManageService {
       model_limits: checkModelLimits(raw.model_limits),
       allow_ips: checkAllowIps(raw.allow_ips),
       group: this.checkGroup(me, raw.group),
+      rpm_limit: 0,
+      tpm_limit: 0,
+      concurrency_limit: 0,
+      ...checkLimits(raw),
     };
     const count = checkCount(raw.count);
     const held = await this.repo.countBy({ user_id: me.id, deleted_at: IsNull() });
@@ -148,6 +153,7 @@ export class TokenManageService {
       if (raw.model_limits !== undefined) changes.model_limits = checkModelLimits(raw.model_limits);
       if (raw.allow_ips !== undefined) changes.allow_ips = checkAllowIps(raw.allow_ips);
       if (raw.group !== undefined) changes.group = this.checkGroup(me, raw.group, token.group);
+      Object.assign(changes, checkLimits(raw));
       if (present(raw.status)) changes.status = this.checkStatus(raw.status);
     }
     const next = { ...token, ...changes };

@@ -17,6 +17,15 @@ export class TokenFieldsDto {
   @ApiPropertyOptional({ description: 'comma list of model names' }) @Allow() model_limits?: unknown;
   @ApiPropertyOptional({ description: 'one IP or CIDR per line' }) @Allow() allow_ips?: unknown;
   @ApiPropertyOptional({ description: "'' or a group the user may use" }) @Allow() group?: unknown;
+  @ApiPropertyOptional({ description: 'requests per minute with this token, 0 to 1000000 (0 = no limit)' })
+  @Allow()
+  rpm_limit?: unknown;
+  @ApiPropertyOptional({ description: 'tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)' })
+  @Allow()
+  tpm_limit?: unknown;
+  @ApiPropertyOptional({ description: 'requests in flight at once, 0 to 100000 (0 = no limit)' })
+  @Allow()
+  concurrency_limit?: unknown;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {

@@ -28,6 +28,9 @@ export interface NewToken {
   model_limits: string;
   allow_ips: string;
   group: string;
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
 }
 
 /**
@@ -71,6 +74,9 @@ export class TokenService {
       model_limits: t.model_limits,
       allow_ips: t.allow_ips,
       group: t.group,
+      rpm_limit: t.rpm_limit ?? 0,
+      tpm_limit: t.tpm_limit ?? 0,
+      concurrency_limit: t.concurrency_limit ?? 0,
       deleted_at: null,
     });
     const token = await this.repo.save(row);

@@ -18,6 +18,10 @@ export interface TokenView {
   model_limits: string;
   allow_ips: string;
   group: string;
+  /** Requests per minute, tokens per minute, requests in flight (0 = unlimited). */
+  rpm_limit: number;
+  tpm_limit: number;
+  concurrency_limit: number;
 }
 
 export function toTokenView(t: Token): TokenView {
@@ -37,5 +41,8 @@ export function toTokenView(t: Token): TokenView {
     model_limits: t.model_limits ?? '',
     allow_ips: t.allow_ips ?? '',
     group: t.group ?? '',
+    rpm_limit: t.rpm_limit ?? 0,
+    tpm_limit: t.tpm_limit ?? 0,
+    concurrency_limit: t.concurrency_limit ?? 0,
   };
 }
