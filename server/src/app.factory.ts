@@ -11,6 +11,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { RelayRoutes } from './modules/relay/relay-routes';
 import { RealtimeRelay } from './modules/relay/realtime/realtime-relay.service';
+import { MetricsService } from './modules/metrics/metrics.service';
+import { metricsRoutes } from './modules/metrics/metrics-routes';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { newRequestId, REQUEST_ID_HEADER } from './common/http/request-id';
 import { pickLang } from './common/i18n/messages';
@@ -57,6 +59,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     if (reply.statusCode === 201) void reply.code(200);
     done(null, payload);
   });
+  const metrics = app.get(MetricsService);
+  // Every request Fastify answers, labelled by its route pattern (the relay's raw fast path records its own).
+  if (metrics.enabled) fastify.addHook('onResponse', metrics.onResponse);
   if (config.logLevel === 'debug' || config.logLevel === 'verbose')
     fastify.addHook('onResponse', (req, reply, done) => {
       logger.debug(
@@ -93,6 +98,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   const relay = app.get(RelayRoutes);
   await fastify.register(relay.plugin);
+  await fastify.register(metricsRoutes(metrics));
   // Model traffic takes the raw fast path ahead of Fastify's request handler (see RelayRoutes.tryRaw).
   const server = app.getHttpServer();
   const inFlight = new InFlight();

@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from './common/common.module';
 import { EnvelopeInterceptor } from './common/http/envelope';
+import { throttlerStorage } from './common/throttler-storage';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source';
@@ -22,6 +23,7 @@ import { BillingModule } from './modules/billing/billing.module';
 import { RedemptionModule } from './modules/redemption/redemption.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { TaskModule } from './modules/task/task.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 
 @Module({})
 export class AppModule {
@@ -31,6 +33,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule,
+        MetricsModule,
         TypeOrmModule.forRoot({
           ...buildDataSourceOptions(config.database),
           // Only the master node migrates; slaves expect the schema to be there.
@@ -39,6 +42,8 @@ export class AppModule {
         }),
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'auth', ttl: config.loginRateLimit.ttlSeconds * 1000, limit: config.loginRateLimit.limit }],
+          // Shared by every node through Redis when REDIS_CONN_STRING is set.
+          storage: throttlerStorage(config),
         }),
         OptionModule,
         LogModule,

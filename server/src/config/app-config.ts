@@ -50,6 +50,8 @@ export interface AppConfig {
   taskTimeoutMs: number;
   /** Bases of the sign-in providers with fixed addresses (GitHub Enterprise, or local test providers). */
   oauthUrls: { githubOAuth: string; githubApi: string; linuxdo: string };
+  /** Prometheus `/metrics`: off → 404; a token → `Authorization: Bearer <token>` required. */
+  metrics: { enabled: boolean; token: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -150,6 +152,7 @@ export function loadConfig(
       githubApi: baseUrl(dto.GITHUB_API_URL, 'https://api.github.com'),
       linuxdo: baseUrl(dto.LINUXDO_OAUTH_URL, 'https://connect.linux.do'),
     },
+    metrics: { enabled: dto.METRICS_ENABLED !== 'false', token: dto.METRICS_TOKEN ?? null },
   };
 }
 

@@ -55,4 +55,6 @@ export class EnvDto {
   @IsOptional()
   @Matches(/^https?:\/\/[^/\s]+/i, { message: 'must be an http(s) URL' })
   LINUXDO_OAUTH_URL?: string;
+  @IsOptional() @IsIn(['true', 'false']) METRICS_ENABLED?: string;
+  @IsOptional() @Matches(/^\S+$/, { message: 'must not contain spaces' }) METRICS_TOKEN?: string;
 }

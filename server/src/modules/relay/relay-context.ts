@@ -23,6 +23,8 @@ export interface InboundRequest {
   requestId: string;
   lang: 'zh' | 'en';
   userAgent: string;
+  /** The last channel an attempt went to (set by relay.service; metrics label the answer with it). */
+  channelId?: number;
 }
 
 /** Everything decided before the first upstream call. */

@@ -17,6 +17,7 @@ import { errorBody, RelayError, relayFail } from './errors';
 import { InboundRequest } from './relay-context';
 import { RelayCacheService } from './relay-cache.service';
 import { RelayService } from './relay.service';
+import { MetricsService } from '../metrics/metrics.service';
 import type { JsonObject, RelayMode, WireFormat } from './types';
 
 /** Relay bodies may carry base64 images and audio: a larger limit than the management API's. */
@@ -61,8 +62,18 @@ export class RelayRoutes {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly users: UserCacheService,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
+    metrics.useModelCatalog((model) => this.knownModel(model));
+  }
+
+  /** A model named in the price tables or served by some channel (metrics give it a label of its own). */
+  private knownModel(model: string): boolean {
+    if (this.options.json<Record<string, number> | null>('ModelRatio')?.[model] !== undefined) return true;
+    if (this.options.json<Record<string, number> | null>('ModelPrice')?.[model] !== undefined) return true;
+    for (const models of this.cache.channels.tiers.values()) if (models.has(model)) return true;
+    return false;
   }
 
   private readonly trust: (addr: string, i: number) => boolean;
@@ -106,6 +117,7 @@ export class RelayRoutes {
     const q = url.indexOf('?');
     const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '') || '/';
     if (!this.routable(req.method ?? 'GET', path)) return false;
+    if (this.metrics.enabled) this.metrics.trackRaw(res, req.method ?? 'GET', routePattern(path));
     const id = newRequestId();
     const call = this.callOf(req, id, proxyAddr(req, this.trust), null);
     if (req.method === 'POST') {
@@ -189,6 +201,7 @@ export class RelayRoutes {
       requestId: call.id,
       lang: pickLang(call.headers['accept-language']),
       userAgent: String(call.headers['user-agent'] ?? ''),
+      channelId: 0,
     };
   }
 
@@ -242,10 +255,14 @@ export class RelayRoutes {
     const inbound = this.inbound(call, format, mode, pathModel, pathStream);
     try {
       await this.readBody(call, inbound);
+      await this.relay.handle(inbound, res, session);
     } catch (err) {
-      return this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+      this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+    } finally {
+      const model = inbound.pathModel ?? (typeof inbound.body?.model === 'string' ? inbound.body.model : '');
+      // 499: the client left before any answer was written.
+      this.metrics.relayRequest(format, mode, model, inbound.channelId ?? 0, res.headersSent ? res.statusCode : 499);
     }
-    await this.relay.handle(inbound, res, session);
   }
 
   private async gemini(call: RelayCall, res: ServerResponse, rest: string): Promise<void> {
@@ -393,6 +410,15 @@ export class RelayRoutes {
       send(res, e.status, { code: false, message: e.messageIn(inbound.lang), data: null });
     }
   }
+}
+
+/** The route label of a raw-path request: its pattern, with the model or target named by the path elided. */
+function routePattern(path: string): string {
+  if (path.startsWith('/v1beta/models/')) return '/v1beta/models/:target';
+  if (path.startsWith('/v1/engines/')) return '/v1/engines/:model/embeddings';
+  if (path.startsWith('/v1/models/')) return '/v1/models/:model';
+  // Every other routable path is one of a fixed set (see routable).
+  return path;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

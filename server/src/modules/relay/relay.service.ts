@@ -28,6 +28,8 @@ import { ChannelHealthService } from './channel-health.service';
 import { errorBody, RelayError, relayFail, sanitizeUpstreamText } from './errors';
 import { fromHubRequest, fromHubResponse, fromHubStream, toHubRequest, toHubResponse, toHubStream, usageOf } from './formats';
 import { RateLimitService } from './rate-limit.service';
+import { MetricsService } from '../metrics/metrics.service';
+import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from './scoped-limit.service';
 import { InboundRequest, RelayContext } from './relay-context';
 import { ipAllowed, RelayCacheService, TokenSnapshot } from './relay-cache.service';
 import { createEventDecoder, formatSse } from './streaming/event-decoder';
@@ -46,6 +48,8 @@ interface Attempt {
   upstreamModel: string;
   areq: AdapterRequest;
   call: UpstreamCall;
+  /** Frees the channel's limit slot taken for this attempt (idempotent). */
+  release: () => void;
 }
 
 interface Outcome {
@@ -71,6 +75,8 @@ export class RelayService {
     private readonly guard: AuthGuard,
     private readonly health: ChannelHealthService,
     private readonly limits: RateLimitService,
+    private readonly scoped: ScopedLimitService,
+    private readonly metrics: MetricsService,
   ) {
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
@@ -223,6 +229,7 @@ export class RelayService {
     let ctx: RelayContext;
     try {
       ctx = await this.prepare(req, session);
+      if (ctx.token && hasScopedLimits(ctx.token)) await this.scoped.admitToken(ctx.token, res);
     } catch (err) {
       return this.writeError(res, req, this.asRelayError(err));
     }
@@ -273,8 +280,9 @@ export class RelayService {
         }
         tried.push(a.channel.id);
         lastChannel = a.channel;
+        req.channelId = a.channel.id;
         try {
-          const outcome = await this.call(ctx, a, res, abort);
+          const outcome = await this.call(ctx, a, res, abort).finally(a.release);
           this.finish(ctx, hold, a, outcome, tried);
           return;
         } catch (err) {
@@ -313,7 +321,7 @@ export class RelayService {
   }
 
   /** Chooses the channel for this attempt and builds the upstream call. */
-  private async plan(ctx: RelayContext, attempt: number, exclude: Set<number>, index = this.cache.channels): Promise<Attempt> {
+  private async plan(ctx: RelayContext, attempt: number, exclude: Set<number>, index = this.cache.channels, busy: Set<number> | null = null): Promise<Attempt> {
     const { req } = ctx;
     let channel: ChannelSnapshot | null;
     if (ctx.pinnedChannel !== null) {
@@ -322,9 +330,10 @@ export class RelayService {
     } else {
       channel = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => {
         const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
-        if (!ad || !ad.modes.includes(req.mode)) return false;
+        if (!ad || !ad.modes.includes(req.mode) || (busy !== null && busy.has(c.id))) return false;
         return !(c.maxInputTokens > 0 && ctx.prompt() > c.maxInputTokens);
       });
+      if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
       if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
     }
     const upstreamModel = mapModel(channel.modelMapping, ctx.model);
@@ -348,7 +357,18 @@ export class RelayService {
       call.body = req.raw;
     for (const [h, v] of Object.entries(channel.headerOverride))
       if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
-    return { channel, adapter, upstreamModel, areq, call };
+    // Channel limits apply to live traffic (the index of the cache), not to channel tests.
+    let release = NO_RELEASE;
+    if (index === this.cache.channels && hasScopedLimits(channel)) {
+      const lease = await this.scoped.admitChannel(channel);
+      if (!lease) {
+        if (ctx.pinnedChannel !== null) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
+        // At its limit: choose again without it (same tier first, then the lower ones).
+        return this.plan(ctx, attempt, exclude, index, (busy ?? new Set<number>()).add(channel.id));
+      }
+      release = lease.release;
+    }
+    return { channel, adapter, upstreamModel, areq, call, release };
   }
 
   private async credential(ex: NonNullable<ReturnType<NonNullable<ProviderAdapter['credentials']>>>, ch: ChannelSnapshot): Promise<string> {
@@ -480,6 +500,7 @@ export class RelayService {
       body = req.raw;
     }
     let up: UpstreamResponse;
+    const sentAt = performance.now();
     try {
       if (a.adapter.transport === 'websocket') up = await sparkCall(a.areq, signal, Date.now(), this.config.relayTimeoutSeconds * 1000);
       else up = await request(a.call.url, {
@@ -496,6 +517,7 @@ export class RelayService {
       const timeout = err instanceof undiciErrors.HeadersTimeoutError;
       throw new RelayError(timeout ? 504 : 502, timeout ? 'relay_upstream_timeout' : 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
     }
+    this.metrics.upstream(a.channel.id, performance.now() - sentAt);
 
     if (up.statusCode >= 400) {
       const text = await readLimited(up.body, MAX_ERROR_BODY);
@@ -503,7 +525,7 @@ export class RelayService {
     }
     const contentType = String(up.headers['content-type'] ?? '');
     const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || (a.adapter.framing === 'ndjson' && !contentType.includes('application/json')));
-    if (isStream) return this.relayStream(ctx, a, up, res, signal);
+    if (isStream) return this.metrics.trackStream(this.relayStream(ctx, a, up, res, signal));
     if (!contentType.includes('json')) return this.relayBinary(ctx, a, up, res);
     return this.relayJson(ctx, a, up, res);
   }
@@ -600,6 +622,8 @@ export class RelayService {
     const queueMax = Math.max(0, this.options.num('StreamCacheQueueLength'));
     let buffered: string[] = [];
     let sentAny = false;
+    // Set when the upstream's end marker has been read: what is left goes out with the end of the response.
+    let upstreamDone = false;
 
     // Events made from one upstream read go out in one write (one syscall, not one per event).
     let batch = '';
@@ -619,13 +643,6 @@ export class RelayService {
       sentAny = true;
       if (!res.write(s)) await waitDrain(res);
     };
-    const flushBuffered = async () => {
-      if (buffered.length) {
-        batch += buffered.join('');
-        buffered = [];
-      }
-      await flushBatch();
-    };
 
     res.statusCode = 200;
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
@@ -644,11 +661,24 @@ export class RelayService {
 
     const pending: SseEvent[] = [];
     const decoder = createEventDecoder(a.adapter.framing ?? 'sse', (e) => pending.push(e));
+    // A chunk that names the client's model and carries no usage goes out as the upstream's bytes; once
+    // the first token is timed, its text is only needed if the upstream never reports usage (deferred).
+    const modelField = `"model":${JSON.stringify(ctx.model)}`;
     const emitClient = async (e: SseEvent) => {
       if (passthrough) {
         if (client === 'openai' || client === 'responses') {
           const data = e.data.trim();
-          if (data === '[DONE]') return;
+          if (data === '[DONE]') {
+            upstreamDone = true;
+            return;
+          }
+          if (client === 'openai' && probe.firstTokenAt && data.includes(modelField)) {
+            const at = data.indexOf('"usage"');
+            if (at < 0 || data.startsWith('"usage":null', at)) {
+              probe.defer(data);
+              return write(formatSse(e));
+            }
+          }
           let parsed: JsonObject | null;
           try {
             parsed = JSON.parse(data) as JsonObject;
@@ -667,6 +697,7 @@ export class RelayService {
           }
           return write(formatSse(e));
         }
+        if (e.event === 'message_stop') upstreamDone = true;
         try {
           probe.observe(e.event, JSON.parse(e.data));
         } catch {
@@ -718,7 +749,7 @@ export class RelayService {
         armIdle();
         decoder.feed(chunk);
         while (pending.length) await process(pending.shift()!);
-        await flushBatch();
+        if (!upstreamDone) await flushBatch();
       }
       decoder.end();
       while (pending.length) await process(pending.shift()!);
@@ -740,13 +771,14 @@ export class RelayService {
       throw new RelayError(502, 'relay_upstream_failed', { reason: upstreamError ?? 'stream ended' }, '', null, true);
     }
     if (!res.writableEnded && !res.destroyed) {
-      await flushBuffered().catch(() => undefined);
+      // The rest, the error event and the end marker go out in one write with the end of the response.
+      let tail = batch + buffered.join('');
       if (broken && upstreamError && !signal.aborted) {
         const msg = sanitizeUpstreamText(upstreamError);
-        res.write(formatSse(client === 'anthropic' ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) } : { data: JSON.stringify(errorBody(client, 500, msg)) }));
+        tail += formatSse(client === 'anthropic' ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) } : { data: JSON.stringify(errorBody(client, 500, msg)) });
       }
-      if (client === 'openai') res.write('data: [DONE]\n\n');
-      res.end();
+      if (client === 'openai') tail += 'data: [DONE]\n\n';
+      res.end(tail);
     }
     const outcome = this.streamOutcome(ctx, probe);
     if (broken) outcome.extra.stream_interrupted = true;
@@ -771,6 +803,7 @@ export class RelayService {
 
   private finish(ctx: RelayContext, hold: Settlement['hold'], a: Attempt, o: Outcome, tried: number[]): void {
     const charged = ctx.price.modelPrice >= 0 ? this.fixedCharge(ctx) : usageQuota(ctx.price, o.usage);
+    this.metrics.settled(ctx.model, a.channel.id, charged, o.usage.prompt_tokens, o.usage.completion_tokens, ctx.stream ? o.firstTokenMs : 0);
     const other: Record<string, unknown> = { ...o.extra, frt: o.firstTokenMs, admin_info: { use_channel: tried } };
     if (a.upstreamModel !== ctx.model) {
       other.is_model_mapped = true;
@@ -787,6 +820,7 @@ export class RelayService {
       log,
       stat: { username: ctx.user.username, model: ctx.model, tokens: o.usage.prompt_tokens + o.usage.completion_tokens },
     });
+    if (ctx.token?.tpmLimit || a.channel.tpmLimit) this.scoped.addTokens(ctx.token, a.channel, o.usage.prompt_tokens + o.usage.completion_tokens);
     void this.limits.success(ctx.user.id).catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
     void this.health.afterCharge(ctx.user, charged);

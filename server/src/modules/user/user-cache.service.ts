@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { User } from '../../database/entities';
+import { MetricsService } from '../metrics/metrics.service';
 import { parseSetting } from './user-setting';
 
 export interface UserSnapshot {
@@ -34,6 +35,7 @@ export class UserCacheService implements OnModuleInit {
   constructor(
     @InjectRepository(User) private readonly repo: Repository<User>,
     private readonly bus: CacheBus,
+    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
@@ -47,7 +49,11 @@ export class UserCacheService implements OnModuleInit {
 
   async get(id: number): Promise<UserSnapshot | null> {
     const hit = this.byId.get(id);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.snap;
+    if (hit && Date.now() - hit.at < TTL_MS) {
+      this.metrics.cacheHits.user++;
+      return hit.snap;
+    }
+    this.metrics.cacheMisses.user++;
     const user = await this.repo.findOneBy({ id });
     if (!user) {
       this.byId.delete(id);

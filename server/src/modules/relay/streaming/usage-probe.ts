@@ -6,6 +6,8 @@ import { asObject } from '../formats/json';
 
 
 const BATCH = 4096;
+/** Raw chunk text held unparsed before it is read for the tokenizer (bounds the memory per stream). */
+const DEFER_LIMIT = 16_384;
 
 /**
  * Watches a stream's events (in one wire format) for the usage the upstream reports, and counts the
@@ -17,6 +19,8 @@ export class UsageProbe {
   private anthropicInput: UsageCounts | null = null;
   private pending = '';
   private counted = 0;
+  private deferred: string[] = [];
+  private deferredSize = 0;
   /** Time of the first content delta (ms since epoch), for the log's first-token time. */
   firstTokenAt = 0;
 
@@ -54,6 +58,31 @@ export class UsageProbe {
     }
   }
 
+  /**
+   * Holds an OpenAI chunk (JSON text) that carries no usage and whose text only matters for the tokenizer
+   * fallback: it is parsed only if the upstream's usage never comes, or when the held text passes the limit.
+   */
+  defer(data: string): void {
+    this.deferred.push(data);
+    this.deferredSize += data.length;
+    if (this.deferredSize >= DEFER_LIMIT) this.readDeferred();
+  }
+
+  private readDeferred(): void {
+    const held = this.deferred;
+    this.deferred = [];
+    this.deferredSize = 0;
+    for (const data of held) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        continue;
+      }
+      this.observe(undefined, parsed);
+    }
+  }
+
   private anthropic(type: string, d: Record<string, unknown>): void {
     if (type === 'message_start') this.anthropicInput = anthropicUsage(asObject(d.message).usage);
     else if (type === 'message_delta' && d.usage) {
@@ -78,6 +107,7 @@ export class UsageProbe {
 
   /** Completion tokens counted from the delivered text. */
   countedCompletion(): number {
+    if (this.deferred.length) this.readDeferred();
     if (this.pending) {
       this.counted += textTokens(this.pending);
       this.pending = '';
