@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { CacheResyncService } from '../../server/src/common/cache-resync.service';
+import { ChannelTestService } from '../../server/src/modules/relay/channel-test.service';
+import { TaskPoller } from '../../server/src/modules/task/task-poller.service';
 import { ApiClient, makeUser, REDIS_URL, setupRoot, startApp, startNode, TestApp } from '../support/test-app';
 
 /** Polls until `check` passes or the deadline; returns how long it took in ms. */
@@ -16,7 +19,12 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 /** Two server processes on one database and one real Redis: what one node changes, the other obeys. */
 describe('two nodes sharing the database and Redis', () => {
   const prefix = `gh-test-${randomBytes(4).toString('hex')}`;
-  const env = { REDIS_CONN_STRING: REDIS_URL, REDIS_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
+  const env = {
+    REDIS_CONN_STRING: REDIS_URL,
+    REDIS_PREFIX: prefix,
+    SYNC_FREQUENCY: '3600',
+    CHANNEL_TEST_FREQUENCY: '30',
+  };
   let a: TestApp;
   let b: TestApp;
   let root: ApiClient;
@@ -70,5 +78,46 @@ describe('two nodes sharing the database and Redis', () => {
     expect((await onB()).status).toBe(200);
     await user.get('/api/user/logout').expect(200);
     await within(1000, async () => (await onB()).status === 401);
+  });
+
+  it('a node started after a logout refuses the revoked session (revocations are kept in Redis)', async () => {
+    const user = await makeUser(a, root);
+    const cookie = (await user.get('/api/user/self').expect(200)).request.cookies;
+    await user.get('/api/user/logout').expect(200);
+    const c = await startNode(a, { ...env, NODE_TYPE: 'slave' });
+    try {
+      const res = await request(c.url)
+        .get('/api/user/self')
+        .set('Cookie', cookie)
+        .set('New-Api-User', String(user.userId));
+      expect(res.status).toBe(401);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('the periodic resync drops what a node missed (a change made without any message)', async () => {
+    const user = await makeUser(a, root);
+    const cookie = (await user.get('/api/user/self').expect(200)).request.cookies;
+    const onB = () =>
+      request(b.url).get('/api/user/self').set('Cookie', cookie).set('New-Api-User', String(user.userId));
+    expect((await onB()).status).toBe(200);
+    // Banned behind the application's back: no node is told.
+    await b.ds
+      .createQueryBuilder()
+      .update('users')
+      .set({ status: 2 })
+      .where('id = :id', { id: user.userId })
+      .execute();
+    expect((await onB()).status).toBe(200);
+    b.app.get(CacheResyncService).resync();
+    expect((await onB()).status).toBe(403);
+  });
+
+  it('only the master node runs background jobs', () => {
+    expect(a.app.get(TaskPoller).active).toBe(true);
+    expect(b.app.get(TaskPoller).active).toBe(false);
+    expect(a.app.get(ChannelTestService)['timer']).not.toBeNull();
+    expect(b.app.get(ChannelTestService)['timer']).toBeNull();
   });
 });

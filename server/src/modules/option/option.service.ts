@@ -40,7 +40,7 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
     this.bus.on('options', (e) => e.remote && void this.reload().catch((e: unknown) => this.logger.error(String(e))));
     this.resync = setInterval(
       () => void this.reload().catch((e: unknown) => this.logger.warn(`resync failed: ${String(e)}`)),
-      this.config.syncFrequencySeconds * 1000,
+      Math.max(1, this.config.syncFrequencySeconds) * 1000,
     ).unref();
   }
 

@@ -441,10 +441,13 @@ export class UserService {
         m,
       );
     });
+    // The balance grew: the relay's balance view on every node follows at once.
+    this.cache.invalidate(actor.id);
   }
 
   async saveSetting(id: number, setting: Record<string, unknown>): Promise<void> {
     await this.repo.update({ id }, { setting: JSON.stringify(setting) });
+    this.cache.invalidate(id);
   }
 
   /** Rewards of an invited sign-up, in the sign-up's transaction. */
