@@ -246,6 +246,11 @@ describe('channels screen against the real server (built host-app in Chromium)',
     await drawer.getByRole('textbox', { name: 'Custom model names' }).fill('my-model, my-model-2');
     await drawer.getByRole('button', { name: 'Add', exact: true }).click();
     await note(page, 'Added 2 models').waitFor();
+    await drawer.getByRole('spinbutton', { name: 'Requests per minute (RPM)' }).fill('-3');
+    await drawer.getByRole('button', { name: 'Submit' }).click();
+    await drawer.getByText(/Limits must be whole numbers/).waitFor();
+    await drawer.getByRole('spinbutton', { name: 'Requests per minute (RPM)' }).fill('30');
+    await drawer.getByRole('spinbutton', { name: 'Max concurrent requests' }).fill('2');
     await drawer.getByRole('button', { name: 'Submit' }).click();
     const warning = page.getByRole('dialog', { name: 'Confirm' });
     await warning.getByText(/ends with \/v1/).waitFor();
@@ -253,8 +258,34 @@ describe('channels screen against the real server (built host-app in Chromium)',
     await toast(page, 'Channel created!').waitFor();
     const created = await channelNamed('english');
     expect(created.models).toBe('my-model,my-model-2');
+    expect(created).toMatchObject({ rpm_limit: 30, tpm_limit: 0, concurrency_limit: 2 });
     await row(page, created.id).getByText('Enabled').waitFor();
     await page.screenshot({ path: screenshotPath('console-channels-en'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('en: fills the models related to the chosen channel type from the server', async () => {
+    const page = await openPage('en-US');
+    await signIn(page, false);
+    await page.getByRole('heading', { name: 'Channels' }).waitFor();
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const drawer = page.getByRole('form', { name: 'Create a channel' });
+    await drawer.getByRole('textbox', { name: /^Name/ }).fill('claude-related');
+    await drawer.getByRole('textbox', { name: /^Key/ }).fill('sk-related');
+    // OpenAI (the default type) first, then Anthropic: each fill replaces the list with that type's models.
+    await drawer.getByRole('button', { name: 'Fill related models' }).click();
+    await drawer.getByText('text-embedding-3-small', { exact: true }).waitFor();
+    await drawer.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'Anthropic Claude' }).click();
+    await drawer.getByRole('button', { name: 'Fill related models' }).click();
+    await drawer.getByText('claude-sonnet-4', { exact: true }).waitFor();
+    expect(await drawer.getByText('text-embedding-3-small', { exact: true }).count()).toBe(0);
+    await drawer.getByRole('button', { name: 'Submit' }).click();
+    await toast(page, 'Channel created!').waitFor();
+    const created = await channelNamed('claude-related');
+    const expected = (await ready().root.get('/api/models')).body.data['14'] as string[];
+    expect(expected.length).toBeGreaterThan(0);
+    expect(created.models.split(',')).toEqual(expected);
     expect(pageErrors).toEqual([]);
   }, 120_000);
 

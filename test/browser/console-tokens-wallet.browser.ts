@@ -40,6 +40,7 @@ interface RedemptionView {
   status: number;
   quota: number;
   used_user_id: number;
+  expired_time: number;
 }
 
 /** The epay gateway and chat site stand-in: records form posts to /submit.php, answers small pages. */
@@ -223,6 +224,12 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     await drawer.getByText('新建数量必须是 1 到 100 之间的整数').waitFor();
     expect(await tokens()).toHaveLength(0);
     await drawer.getByLabel('新建数量').fill('2');
+    await drawer.getByLabel('最大并发请求数').fill('1.5');
+    await drawer.getByRole('button', { name: '提交' }).click();
+    await drawer.getByText(/限制必须是不小于 0 的整数/).waitFor();
+    expect(await tokens()).toHaveLength(0);
+    await drawer.getByLabel('最大并发请求数').fill('3');
+    await drawer.getByLabel('每分钟请求数 (RPM)').fill('120');
     await page.screenshot({ path: screenshotPath('tokens-drawer-zh'), fullPage: true });
     await drawer.getByRole('button', { name: '提交' }).click();
     await toast(page, '令牌创建成功').waitFor();
@@ -231,6 +238,7 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     for (const token of created) {
       expect(token.name).toMatch(/^团队令牌-[a-z0-9]{6}$/);
       expect(token.remain_quota).toBe(5_000_000);
+      expect(token).toMatchObject({ rpm_limit: 120, tpm_limit: 0, concurrency_limit: 3 });
       const monthAhead = Date.now() / 1000 + 28 * 86400;
       expect(token.expired_time).toBeGreaterThan(monthAhead);
       await row(page, token.id).waitFor();
@@ -336,6 +344,9 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     await drawer.getByText('At most 100 codes can be created at once').waitFor();
     expect(await codes()).toHaveLength(0);
     await drawer.getByLabel('How many').fill('3');
+    // Expiry: the one-month preset.
+    await drawer.getByRole('button', { name: 'One month' }).click();
+    const before = Math.floor(Date.now() / 1000);
     await drawer.getByRole('button', { name: 'Submit' }).click();
     const shown = ((await admin.page.getByTestId('created-codes').textContent()) ?? '').trim().split('\n');
     expect(shown).toHaveLength(3);
@@ -344,12 +355,21 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     expect(
       stored.every((code) => code.name === 'gift' && code.quota === 1_000_000 && code.status === 1),
     ).toBe(true);
+    // One month ahead (28 to 31 days, to the second).
+    for (const code of stored) {
+      expect(code.expired_time - before).toBeGreaterThanOrEqual(28 * 86_400 - 5);
+      expect(code.expired_time - before).toBeLessThanOrEqual(31 * 86_400 + 5);
+    }
     await admin.page.getByRole('button', { name: 'Copy all' }).click();
     expect(await admin.page.evaluate<string>('navigator.clipboard.readText()')).toBe(shown.join('\n'));
     await admin.page.getByRole('button', { name: 'Close' }).click();
 
     // Disable one; edit another's name.
     const [toDisable, toEdit, toRedeem] = stored;
+    const expiresCell = admin.page
+      .getByTestId(`redemption-row-${toEdit.id}`)
+      .getByTestId('redemption-expires');
+    await expiresCell.filter({ hasText: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/ }).waitFor();
     await admin.page
       .getByTestId(`redemption-row-${toDisable.id}`)
       .getByRole('button', { name: 'Disable' })
@@ -359,7 +379,10 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     await drawer.getByLabel('Name').fill('renamed');
     await drawer.getByRole('button', { name: 'Submit' }).click();
     await toast(admin.page, 'Redemption code updated').waitFor();
-    expect((await codes()).find((code) => code.id === toEdit.id)?.name).toBe('renamed');
+    expect((await codes()).find((code) => code.id === toEdit.id)).toMatchObject({
+      name: 'renamed',
+      expired_time: toEdit.expired_time,
+    });
 
     // The user redeems in the wallet.
     const wallet = await openContext('en-US');
@@ -461,10 +484,19 @@ describe('tokens, redemption codes, wallet and chat links against the real serve
     await page.getByRole('button', { name: '获取兑换码' }).click();
     await toast(page, '超级管理员未设置充值链接').waitFor();
 
-    // The token page on the phone: banner, add button, no horizontal scrolling of the page.
+    // The token page on the phone: banner, add button, tokens as cards (no table), no horizontal
+    // scrolling of the page.
     await page.goto(`${server.url}/token`);
     await page.getByText('令牌无法精确控制使用额度，只允许自用').waitFor();
     await page.getByRole('button', { name: '添加令牌' }).waitFor();
+    const mine = await tokens();
+    expect(mine.length).toBeGreaterThan(0);
+    const card = page.getByTestId(`token-card-${mine[0].id}`);
+    await card.waitFor();
+    await card.getByRole('button', { name: '复制' }).waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    const cardBox = await card.boundingBox();
+    expect((cardBox?.x ?? 0) + (cardBox?.width ?? 0)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: screenshotPath('tokens-zh-390'), fullPage: true });
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(1);

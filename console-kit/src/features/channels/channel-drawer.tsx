@@ -18,7 +18,7 @@ import {
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import {
   applyTypeDefaults,
   checkForm,
@@ -38,8 +38,10 @@ import {
   typeRules,
 } from './channel-rules';
 import { CHANNELS_NAMESPACE, channelsLocales } from './channels-locales';
+import { relatedModels } from './related-models';
 import {
   useBuiltInModelsQuery,
+  useTypeModelsQuery,
   useChannelGroupsQuery,
   useCreateChannelMutation,
   useFetchModelsByIdMutation,
@@ -117,6 +119,7 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
   const [confirmV1, setConfirmV1] = useState(false);
   const groups = useChannelGroupsQuery();
   const builtIn = useBuiltInModelsQuery();
+  const typeModels = useTypeModelsQuery();
   const [create, creating] = useCreateChannelMutation();
   const [update, updating] = useUpdateChannelMutation();
   const [fetchById, fetchingById] = useFetchModelsByIdMutation();
@@ -155,6 +158,19 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
     } catch (failure) {
       notify(describeApiError(failure, t, t('form.fetchFailed')), 'error');
     }
+  };
+
+  const fillRelated = () => {
+    if (typeModels.isError) {
+      notify(describeApiError(typeModels.error, t, t('form.relatedFailed')), 'error');
+      return;
+    }
+    const related = relatedModels(typeModels.data, form.type);
+    if (related.length === 0) {
+      notify(t('form.noRelated'), 'warning');
+      return;
+    }
+    set('models', related);
   };
 
   const addCustom = () => {
@@ -357,6 +373,15 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
           >
             {t('form.fetchModels')}
           </Button>
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={fillRelated}
+            disabled={typeModels.isLoading}
+            data-testid="fill-related-models"
+          >
+            {t('form.fillRelated')}
+          </Button>
           <Button size="small" variant="outlined" onClick={() => set('models', modelOptions)}>
             {t('form.fillAll')}
           </Button>
@@ -414,6 +439,27 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
           {textField('max_input_tokens', t('form.maxInputTokens'), {
             type: 'number',
             helperText: t('form.maxInputTokensHint'),
+          })}
+        </Stack>
+        <Box>
+          <Typography variant="subtitle2">{t('form.limits')}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t('form.limitsHint')}
+          </Typography>
+        </Box>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          {textField('rpm_limit', t('form.rpmLimit'), {
+            type: 'number',
+            slotProps: { htmlInput: { min: 0, step: 1 } },
+          })}
+          {textField('tpm_limit', t('form.tpmLimit'), {
+            type: 'number',
+            helperText: t('form.tpmLimitHint'),
+            slotProps: { htmlInput: { min: 0, step: 1 } },
+          })}
+          {textField('concurrency_limit', t('form.concurrencyLimit'), {
+            type: 'number',
+            slotProps: { htmlInput: { min: 0, step: 1 } },
           })}
         </Stack>
         {textField('tag', t('form.tag'), { placeholder: t('form.tagPlaceholder') })}

@@ -20,6 +20,27 @@ describe('channel form', () => {
     expect(checkForm(filled(), false).message).toBeNull();
   });
 
+  it('takes the rate and concurrency limits as whole numbers within their bounds', () => {
+    expect(payloadFromForm(filled())).toMatchObject({ rpm_limit: 0, tpm_limit: 0, concurrency_limit: 0 });
+    const limited = { ...filled(), rpm_limit: ' 60 ', tpm_limit: '100000', concurrency_limit: '' };
+    expect(checkForm(limited, false).message).toBeNull();
+    expect(payloadFromForm(limited)).toMatchObject({
+      rpm_limit: 60,
+      tpm_limit: 100000,
+      concurrency_limit: 0,
+    });
+    for (const bad of [
+      { rpm_limit: '-1' },
+      { tpm_limit: '1.5' },
+      { concurrency_limit: '100001' },
+      { rpm_limit: '1000001' },
+      { tpm_limit: 'x' },
+    ])
+      expect(checkForm({ ...filled(), ...bad }, false).message).toBe('form.limitInvalid');
+    const shown = formFromChannel({ rpm_limit: 5, tpm_limit: 0, concurrency_limit: 2 } as unknown as Channel);
+    expect(shown).toMatchObject({ rpm_limit: '5', tpm_limit: '0', concurrency_limit: '2' });
+  });
+
   it('builds the payload: trimmed, defaults applied, empty key left out on edit', () => {
     const payload = payloadFromForm({
       ...filled(),

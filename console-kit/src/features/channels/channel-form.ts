@@ -30,6 +30,28 @@ export interface ChannelForm {
   tag: string;
   auto_ban: boolean;
   max_input_tokens: string;
+  rpm_limit: string;
+  tpm_limit: string;
+  concurrency_limit: string;
+}
+
+/** Requests per minute, tokens per minute, requests in flight; 0 = no limit. */
+export const LIMIT_FIELDS = ['rpm_limit', 'tpm_limit', 'concurrency_limit'] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+/** The server's upper bounds of each limit. */
+export const LIMIT_MAX: Record<LimitField, number> = {
+  rpm_limit: 1_000_000,
+  tpm_limit: 2_000_000_000,
+  concurrency_limit: 100_000,
+};
+
+/** A limit as typed: a whole number from 0 to its bound ('' counts as 0), else null. */
+export function parseLimit(text: string, field: LimitField): number | null {
+  const s = text.trim();
+  if (s === '') return 0;
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n <= LIMIT_MAX[field] ? n : null;
 }
 
 export const JSON_EDITORS = [
@@ -61,6 +83,9 @@ export function emptyForm(): ChannelForm {
     tag: '',
     auto_ban: true,
     max_input_tokens: '0',
+    rpm_limit: '0',
+    tpm_limit: '0',
+    concurrency_limit: '0',
   };
 }
 
@@ -85,6 +110,9 @@ export function formFromChannel(channel: Channel): ChannelForm {
     tag: channel.tag ?? '',
     auto_ban: channel.auto_ban !== 0,
     max_input_tokens: String(channel.max_input_tokens ?? 0),
+    rpm_limit: String(channel.rpm_limit ?? 0),
+    tpm_limit: String(channel.tpm_limit ?? 0),
+    concurrency_limit: String(channel.concurrency_limit ?? 0),
   };
 }
 
@@ -133,6 +161,7 @@ export function checkForm(form: ChannelForm, isEdit: boolean): FormProblems {
   else if (parsePriority(form.priority) === null) message = 'actions.priorityInvalid';
   else if (parseWeight(form.weight) === null) message = 'actions.weightInvalid';
   else if (!/^\d+$/.test(form.max_input_tokens.trim())) message = 'form.checkInput';
+  else if (LIMIT_FIELDS.some((f) => parseLimit(form[f], f) === null)) message = 'form.limitInvalid';
   else if (Object.keys(json).length > 0) message = 'form.checkInput';
   const missing = typeRules(form.type).extra.find(
     (extra) => extra.required && form[extra.field].trim() === '',
@@ -163,6 +192,9 @@ export function payloadFromForm(form: ChannelForm, id?: number): ChannelPayload 
     tag: form.tag.trim(),
     auto_ban: form.auto_ban ? 1 : 0,
     max_input_tokens: Number(form.max_input_tokens.trim()) || 0,
+    rpm_limit: parseLimit(form.rpm_limit, 'rpm_limit') ?? 0,
+    tpm_limit: parseLimit(form.tpm_limit, 'tpm_limit') ?? 0,
+    concurrency_limit: parseLimit(form.concurrency_limit, 'concurrency_limit') ?? 0,
   };
   if (id !== undefined) payload.id = id;
   if (form.key.trim() !== '') payload.key = form.key.trim();

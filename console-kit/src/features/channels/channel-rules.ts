@@ -1,17 +1,15 @@
 /** Pure rules of the channels screen: types, per-type fields, JSON editors, tag rows, colours. */
 
 /** Spec §9: page size options 10, 20, 50, 100; kept locally as `page-size`. */
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 10;
-export const PAGE_SIZE_STORAGE_KEY = 'page-size';
+export {
+  LIST_PAGE_SIZES as PAGE_SIZE_OPTIONS,
+  DEFAULT_LIST_PAGE_SIZE as DEFAULT_PAGE_SIZE,
+  LIST_PAGE_SIZE_KEY as PAGE_SIZE_STORAGE_KEY,
+  listPageSize as parsePageSize,
+} from '../../components/page-size';
 export const ID_SORT_STORAGE_KEY = 'id-sort';
 export const COLUMNS_STORAGE_KEY = 'channels-table-columns';
 export const TAG_MODE_STORAGE_KEY = 'channels-tag-mode';
-
-export function parsePageSize(stored: string | null): number {
-  const value = Number(stored);
-  return (PAGE_SIZE_OPTIONS as readonly number[]).includes(value) ? value : DEFAULT_PAGE_SIZE;
-}
 
 export const ChannelStatus = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
 export type ChannelStatusName = 'enabled' | 'disabled' | 'autoDisabled' | 'unknown';

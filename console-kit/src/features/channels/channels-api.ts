@@ -30,6 +30,10 @@ export interface Channel {
   setting: string | null;
   param_override: string | null;
   max_input_tokens: number;
+  /** Requests per minute, tokens per minute, requests in flight (0 = no limit). */
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
 }
 
 /** A tag row of tag mode: aggregates, `null` priority/weight/type when the children differ. */
@@ -117,6 +121,9 @@ export interface ChannelPayload {
   auto_ban?: number;
   status?: number;
   max_input_tokens?: number;
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
   mode?: 'batch';
 }
 
@@ -258,6 +265,9 @@ export const channelsApi = gatehouseApi
       enabledModels: builder.query<string[], void>({
         query: () => '/api/channel/models_enabled',
       }),
+      typeModels: builder.query<Record<string, string[]>, void>({
+        query: () => '/api/models',
+      }),
       channelGroups: builder.query<string[], void>({
         query: () => '/api/group/',
         providesTags: ['Groups'],
@@ -287,5 +297,6 @@ export const {
   useTestUpstreamQuery,
   useBuiltInModelsQuery,
   useEnabledModelsQuery,
+  useTypeModelsQuery,
   useChannelGroupsQuery,
 } = channelsApi;

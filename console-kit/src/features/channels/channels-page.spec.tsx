@@ -347,6 +347,53 @@ describe('channel drawer', { timeout: 60_000 }, () => {
     });
   });
 
+  it('fills the models related to the channel type, and warns for a type without any', async () => {
+    signInAs(10);
+    const server = installFakeServer({
+      ...base,
+      'GET /api/models': () =>
+        envelope({ '14': ['claude-a', 'claude-b', 'claude-a'], '1': ['gpt-4o'], '8': [] }),
+      'GET /api/channel/': () => page([makeChannel(13, { type: 14, models: 'old-model' })]),
+      'GET /api/channel/13': () => envelope(makeChannel(13, { type: 14, models: 'old-model' })),
+      'PUT /api/channel/': () => envelope(makeChannel(13)),
+    });
+    const user = userEvent.setup();
+    renderInConsole(<ChannelsPage />, { path: '/channel' });
+    const row = await screen.findByTestId('channel-row-13');
+    await user.click(within(row).getByRole('button', { name: 'Edit' }));
+    const form = await screen.findByRole('form', { name: 'Update channel' });
+    expect(within(form).getByText('old-model')).toBeTruthy();
+    const fill = within(form).getByRole('button', { name: 'Fill related models' });
+    await waitFor(() => expect((fill as HTMLButtonElement).disabled).toBe(false));
+    await user.click(fill);
+    expect(await within(form).findByText('claude-b')).toBeTruthy();
+    expect(within(form).queryByText('old-model')).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(server.requests.some((r) => r.method === 'PUT')).toBe(true));
+    const body = server.requests.find((r) => r.method === 'PUT')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ id: 13, models: 'claude-a,claude-b' });
+  });
+
+  it('warns when the channel type has no related models and keeps the list', async () => {
+    signInAs(10);
+    installFakeServer({
+      ...base,
+      'GET /api/models': () => envelope({ '1': ['gpt-4o'], '8': [] }),
+      'GET /api/channel/': () => page([makeChannel(14, { type: 8, models: 'own-model' })]),
+      'GET /api/channel/14': () => envelope(makeChannel(14, { type: 8, models: 'own-model' })),
+    });
+    const user = userEvent.setup();
+    renderInConsole(<ChannelsPage />, { path: '/channel' });
+    const row = await screen.findByTestId('channel-row-14');
+    await user.click(within(row).getByRole('button', { name: 'Edit' }));
+    const form = await screen.findByRole('form', { name: 'Update channel' });
+    const fill = within(form).getByRole('button', { name: 'Fill related models' });
+    await waitFor(() => expect((fill as HTMLButtonElement).disabled).toBe(false));
+    await user.click(fill);
+    expect(await screen.findByText('This channel type has no built-in models')).toBeTruthy();
+    expect(within(form).getByText('own-model')).toBeTruthy();
+  });
+
   it('edits without sending the key and shows the per-type field of Spark with its default', async () => {
     signInAs(10);
     const server = installFakeServer({

@@ -21,7 +21,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   Tabs,
   TextField,
@@ -31,6 +30,7 @@ import {
 import { describeApiError } from '../../api/describe-api-error';
 import { UserRole } from '../../api/api-types';
 import { useQuotaFormat } from '../../format/use-quota-format';
+import { ListPagination, usePaging } from '../../components/list-page';
 import { useConsoleStorage, useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
@@ -51,10 +51,7 @@ import {
   COLUMNS_STORAGE_KEY,
   formatTimestamp,
   ID_SORT_STORAGE_KEY,
-  PAGE_SIZE_OPTIONS,
-  PAGE_SIZE_STORAGE_KEY,
   parseColumns,
-  parsePageSize,
   parsePriority,
   parseStatusInfo,
   parseWeight,
@@ -65,7 +62,7 @@ import {
   tagFieldDisplay,
   type ColumnKey,
 } from './channel-rules';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CHANNELS_NAMESPACE, channelsLocales } from './channels-locales';
 import {
   isTagRow,
@@ -120,11 +117,11 @@ function ChannelsAdmin({ t }: { t: Translate }) {
   const storage = useConsoleStorage();
   const notify = useNotify();
   const { formatQuota } = useQuotaFormat();
-  const [pageSize, setPageSize] = useState(() => parsePageSize(storage.getItem(PAGE_SIZE_STORAGE_KEY)));
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [idSort, setIdSort] = useState(() => storage.getItem(ID_SORT_STORAGE_KEY) === 'true');
   const [tagMode, setTagMode] = useState(() => storage.getItem(TAG_MODE_STORAGE_KEY) === 'true');
   const [columns, setColumns] = useState(() => parseColumns(storage.getJson(COLUMNS_STORAGE_KEY)));
-  const [page, setPage] = useState(1);
   const [type, setType] = useState<number | null>(null);
   const [draft, setDraft] = useState({ keyword: '', group: '', model: '', status: '' });
   const [filters, setFilters] = useState(draft);
@@ -466,22 +463,7 @@ function ChannelsAdmin({ t }: { t: Translate }) {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={list.data?.total ?? 0}
-            page={Math.max(0, page - 1)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
-            onPageChange={(_event, next) => setPage(next + 1)}
-            onRowsPerPageChange={(event) => {
-              const next = parsePageSize(event.target.value);
-              storage.setItem(PAGE_SIZE_STORAGE_KEY, String(next));
-              setPageSize(next);
-              setPage(1);
-            }}
-            labelRowsPerPage={t('pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
-          />
+          <ListPagination t={t} paging={paging} total={list.data?.total ?? 0} />
         </Paper>
       </Stack>
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chat2LinkUrl,
+  cherryConfig,
   fillChatLink,
   parseChats,
   safeChatUrl,
@@ -39,6 +40,45 @@ describe('chat links', () => {
     ).toBe('https://c.example/?k=sk-abc&u=https%3A%2F%2Fgw.example%3A8443%2Fai&again=sk-abc');
     expect(fillChatLink('https://c.example/?k={key}', 'abc', '')).toBe('https://c.example/?k=sk-abc');
     expect(withKeyPrefix('sk-x')).toBe('sk-x');
+  });
+
+  it('fills {cherryConfig} with the base64 provider config, URL-encoded, next to the other placeholders', () => {
+    const filled = fillChatLink(
+      'cherrystudio://providers/api-keys?v=1&data={cherryConfig}&k={key}',
+      'abc',
+      'https://gw.example',
+    );
+    const data = new URL(filled).searchParams.get('data')!;
+    expect(JSON.parse(atob(data))).toEqual({
+      id: 'new-api',
+      baseUrl: 'https://gw.example',
+      apiKey: 'sk-abc',
+    });
+    expect(filled.endsWith('&k=sk-abc')).toBe(true);
+    expect(decodeURIComponent(cherryConfig('sk-abc', 'https://gw.example'))).toBe(data);
+    // A template with only {cherryConfig} is a template too (chat2link fills it instead of wrapping it).
+    expect(chat2LinkUrl('https://c.example/?d={cherryConfig}', 'k', 'https://gw.example')).not.toContain(
+      'settings=',
+    );
+  });
+
+  it('allows desktop-app links only for new tabs, and never script or data schemes', () => {
+    expect(safeChatUrl('opencat://team/join?domain=x&token=sk-1')).toBeNull();
+    expect(safeChatUrl('opencat://team/join?domain=x&token=sk-1', { appLinks: true })).toBe(
+      'opencat://team/join?domain=x&token=sk-1',
+    );
+    expect(safeChatUrl('ama://set-api-key?server=x&key=sk-1', { appLinks: true })).toBe(
+      'ama://set-api-key?server=x&key=sk-1',
+    );
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'blob:x',
+    ]) {
+      expect(safeChatUrl(bad, { appLinks: true })).toBeNull();
+    }
   });
 
   it('opens only http(s) links', () => {

@@ -1,9 +1,16 @@
 /**
  * Chat links (option `Chats`, status `chats`): a list of `{"name": "url template"}`. A template may hold
- * `{key}` (the token's full key, `sk-…`) and `{address}` (the server address, URL-encoded). The console
- * opens the filled-in link in a new tab (token buttons), in a frame (/chat/{id}) or goes to it
- * (/chat2link).
+ * `{key}` (the token's full key, `sk-…`), `{address}` (the server address, URL-encoded) and
+ * `{cherryConfig}` (Cherry Studio's provider import: base64 of `{id, baseUrl, apiKey}`, URL-encoded) —
+ * the placeholders the gateways of this family fill, so migrated `Chats` settings keep working. The
+ * console opens the filled-in link in a new tab (token buttons; desktop-app links such as `opencat://`
+ * too), in a frame (/chat/{id}) or goes to it (/chat2link).
  */
+
+/** Every placeholder a template may hold. */
+export const CHAT_PLACEHOLDERS = ['{key}', '{address}', '{cherryConfig}'] as const;
+/** Cherry Studio's provider id for gateways of this family (its import maps the key to that provider). */
+export const CHERRY_PROVIDER_ID = 'new-api';
 
 export interface ChatLink {
   name: string;
@@ -34,21 +41,62 @@ export function withKeyPrefix(key: string): string {
   return key.startsWith('sk-') ? key : `sk-${key}`;
 }
 
-/** Fills `{key}` and `{address}` into a link template. */
+/** Base64 of a text's UTF-8 bytes. */
+function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The `{cherryConfig}` value: `{id, baseUrl, apiKey}` as base64 JSON, URL-encoded. */
+export function cherryConfig(key: string, serverAddress: string): string {
+  const config = { id: CHERRY_PROVIDER_ID, baseUrl: serverAddress, apiKey: withKeyPrefix(key) };
+  return encodeURIComponent(base64Utf8(JSON.stringify(config)));
+}
+
+/** Fills `{key}`, `{address}` and `{cherryConfig}` into a link template. */
 export function fillChatLink(template: string, key: string, serverAddress: string): string {
-  return template
+  let url = template;
+  if (url.includes('{cherryConfig}'))
+    url = url.replaceAll('{cherryConfig}', cherryConfig(key, serverAddress));
+  return url
     .replaceAll('{address}', encodeURIComponent(serverAddress))
     .replaceAll('{key}', withKeyPrefix(key));
 }
 
+/** True when a template holds any placeholder. */
+export function hasChatPlaceholder(template: string): boolean {
+  return CHAT_PLACEHOLDERS.some((placeholder) => template.includes(placeholder));
+}
+
+/** Schemes that run or read content in the browser itself: never opened, whatever the setting says. */
+const UNSAFE_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'blob:',
+  'about:',
+  'filesystem:',
+]);
+
 /**
- * Only http(s) links may be opened or framed: a `javascript:` or `data:` template configured by mistake
- * must never run in the console's origin. Returns the normalised URL, or null.
+ * Only http(s) links may be framed or navigated to: a `javascript:` or `data:` template configured by
+ * mistake must never run in the console's origin. With `appLinks` (a new tab from a token's chat button)
+ * a desktop-app link (`opencat://…`, `ama://…`, `cherrystudio://…`) is allowed too. Returns the
+ * normalised URL, or null.
  */
-export function safeChatUrl(url: string): string | null {
+export function safeChatUrl(url: string, options: { appLinks?: boolean } = {}): string | null {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.toString() : null;
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
+    if (
+      options.appLinks &&
+      !UNSAFE_SCHEMES.has(parsed.protocol) &&
+      /^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol)
+    )
+      return parsed.toString();
+    return null;
   } catch {
     return null;
   }
@@ -59,7 +107,7 @@ export function safeChatUrl(url: string): string | null {
  * template has no placeholders, else the template filled in.
  */
 export function chat2LinkUrl(base: string, key: string, serverAddress: string): string {
-  if (base.includes('{key}') || base.includes('{address}')) {
+  if (hasChatPlaceholder(base)) {
     return fillChatLink(base, key, serverAddress);
   }
   const settings = JSON.stringify({ key: withKeyPrefix(key), url: serverAddress });

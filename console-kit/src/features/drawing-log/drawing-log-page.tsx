@@ -17,7 +17,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Tooltip,
@@ -26,15 +25,13 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
-import { useConsoleStorage } from '../../provider/console-context';
+import { ListPagination, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
 import { isValidChannelFilter } from '../logs/log-rules';
-import { PAGE_SIZE_OPTIONS, parsePageSize } from '../logs/paging';
 import { useListDrawingTasksQuery } from './drawing-api';
 import { DRAWING_NAMESPACE, drawingLocales } from './drawing-locales';
 import {
@@ -70,7 +67,6 @@ export function DrawingLogPage() {
   const { user } = useSession();
   const admin = isAdmin(user);
   const { status } = useSystemStatus();
-  const storage = useConsoleStorage();
   const copy = useCopyText();
 
   const initial = useMemo(() => emptyDrawingFilters(), []);
@@ -79,8 +75,8 @@ export function DrawingLogPage() {
   const [start, setStart] = useState<Dayjs | null>(dayjs(initial.startMs));
   const [end, setEnd] = useState<Dayjs | null>(dayjs(initial.endMs));
   const [filters, setFilters] = useState<DrawingFilters>(initial);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(() => parsePageSize(storage.getItem(StorageKeys.pageSize)));
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [text, setText] = useState<{ title: string; body: string; mono: boolean } | null>(null);
   const [image, setImage] = useState<string | null>(null);
   const channelInvalid = !isValidChannelFilter(channelId);
@@ -214,22 +210,7 @@ export function DrawingLogPage() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={total}
-            page={Math.max(0, page - 1)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
-            onPageChange={(_event, next) => setPage(next + 1)}
-            onRowsPerPageChange={(event) => {
-              const next = parsePageSize(event.target.value);
-              storage.setItem(StorageKeys.pageSize, String(next));
-              setPageSize(next);
-              setPage(1);
-            }}
-            labelRowsPerPage={t('pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
-          />
+          <ListPagination t={t} paging={paging} total={total} />
         </Paper>
       </Stack>
 

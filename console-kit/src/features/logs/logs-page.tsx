@@ -22,7 +22,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Tooltip,
@@ -32,9 +31,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
 import { useQuotaFormat } from '../../format/use-quota-format';
+import { ListPagination, usePaging } from '../../components/list-page';
 import { useConsoleStorage } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
 import { DateTimeRange, PickersProvider } from './date-time-range';
 import { LogDetails } from './log-details';
@@ -61,7 +60,6 @@ import {
 } from './log-rules';
 import { LOGS_NAMESPACE, logsLocales } from './logs-locales';
 import { useListLogsQuery, useLogStatQuery, useUserSummaryQuery } from './logs-api';
-import { PAGE_SIZE_OPTIONS, parsePageSize } from './paging';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
@@ -78,8 +76,8 @@ export function LogsPage() {
   const [filters, setFilters] = useState<LogFilters>(initial);
   const [start, setStart] = useState<Dayjs | null>(dayjs.unix(initial.startTimestamp));
   const [end, setEnd] = useState<Dayjs | null>(dayjs.unix(initial.endTimestamp));
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(() => parsePageSize(storage.getItem(StorageKeys.pageSize)));
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [columns, setColumns] = useState(() => parseLogColumns(storage.getItem(LOG_COLUMNS_STORAGE_KEY)));
   const [columnsOpen, setColumnsOpen] = useState(false);
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
@@ -271,25 +269,7 @@ export function LogsPage() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={total}
-            page={Math.max(0, page - 1)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
-            onPageChange={(_event, next) => {
-              setPage(next + 1);
-              setExpanded(new Set());
-            }}
-            onRowsPerPageChange={(event) => {
-              const next = parsePageSize(event.target.value);
-              storage.setItem(StorageKeys.pageSize, String(next));
-              setPageSize(next);
-              setPage(1);
-            }}
-            labelRowsPerPage={t('pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
-          />
+          <ListPagination t={t} paging={paging} total={total} onPageChange={() => setExpanded(new Set())} />
         </Paper>
       </Stack>
 

@@ -1,8 +1,6 @@
 /** Page sizes of the log tables (spec §9) and the shared `page-size` choice. */
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 10;
-
-export function parsePageSize(raw: string | null | undefined): number {
-  const value = Number(raw);
-  return (PAGE_SIZE_OPTIONS as readonly number[]).includes(value) ? value : DEFAULT_PAGE_SIZE;
-}
+export {
+  LIST_PAGE_SIZES as PAGE_SIZE_OPTIONS,
+  DEFAULT_LIST_PAGE_SIZE as DEFAULT_PAGE_SIZE,
+  listPageSize as parsePageSize,
+} from '../../components/page-size';

@@ -19,10 +19,15 @@ import { useQuotaFormat } from '../../format/use-quota-format';
 import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
+import { ExpiryPicker } from '../../components/expiry-picker';
+import { expiryFromPreset } from '../tokens/token-rules';
 import {
   codesText,
   DEFAULT_REDEMPTION_COUNT,
   DEFAULT_REDEMPTION_QUOTA,
+  REDEMPTION_EXPIRY_PRESETS,
+  REDEMPTION_NEVER_EXPIRES,
+  redemptionExpiryText,
   validateRedemptionForm,
   type RedemptionForm,
 } from './redemption-rules';
@@ -57,6 +62,7 @@ export function RedemptionDrawer({ target, onClose, onCreated }: RedemptionDrawe
             name: '',
             quota: String(DEFAULT_REDEMPTION_QUOTA),
             count: String(DEFAULT_REDEMPTION_COUNT),
+            expiry: '',
           }}
           onClose={onClose}
           onCreated={onCreated}
@@ -87,7 +93,13 @@ function EditLoader({ id, onClose }: { id: number; onClose: () => void }) {
   return (
     <RedemptionFormView
       id={id}
-      initial={{ name: code.data.name, quota: String(code.data.quota), count: '1' }}
+      initial={{
+        name: code.data.name,
+        quota: String(code.data.quota),
+        count: '1',
+        expiry: redemptionExpiryText(code.data.expired_time),
+      }}
+      storedExpiry={code.data.expired_time ?? REDEMPTION_NEVER_EXPIRES}
       onClose={onClose}
     />
   );
@@ -96,11 +108,13 @@ function EditLoader({ id, onClose }: { id: number; onClose: () => void }) {
 interface FormViewProps {
   id?: number;
   initial: RedemptionForm;
+  /** The code's `expired_time` as stored (edit): it may be kept even when it has passed. */
+  storedExpiry?: number;
   onClose: () => void;
   onCreated?: (codes: string[]) => void;
 }
 
-function RedemptionFormView({ id, initial, onClose, onCreated }: FormViewProps) {
+function RedemptionFormView({ id, initial, storedExpiry, onClose, onCreated }: FormViewProps) {
   const { t } = useFeatureTranslation(REDEMPTIONS_NAMESPACE, redemptionsLocales);
   const notify = useNotify();
   const { formatQuota } = useQuotaFormat();
@@ -113,7 +127,7 @@ function RedemptionFormView({ id, initial, onClose, onCreated }: FormViewProps) 
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const checked = validateRedemptionForm(form, isNew);
+    const checked = validateRedemptionForm(form, isNew, Date.now() / 1000, storedExpiry);
     if (!checked.ok) {
       setError(t(`drawer.errors.${checked.error}`));
       return;
@@ -125,11 +139,17 @@ function RedemptionFormView({ id, initial, onClose, onCreated }: FormViewProps) 
           name: checked.name,
           quota: checked.quota,
           count: checked.count,
+          expired_time: checked.expiredTime,
         }).unwrap();
         onClose();
         onCreated?.(codes);
       } else {
-        await update({ id, name: checked.name, quota: checked.quota }).unwrap();
+        await update({
+          id,
+          name: checked.name,
+          quota: checked.quota,
+          expired_time: checked.expiredTime,
+        }).unwrap();
         notify(t('drawer.updated'), 'success');
         onClose();
       }
@@ -176,6 +196,18 @@ function RedemptionFormView({ id, initial, onClose, onCreated }: FormViewProps) 
             fullWidth
           />
         )}
+        <ExpiryPicker
+          label={t('drawer.expiry')}
+          helperText={t('drawer.expiryHelp')}
+          name="expired_time"
+          value={form.expiry}
+          onChange={(expiry) => setForm((current) => ({ ...current, expiry }))}
+          presets={REDEMPTION_EXPIRY_PRESETS.map((preset) => ({
+            id: preset,
+            label: t(`drawer.presets.${preset}`),
+            text: () => expiryFromPreset(preset),
+          }))}
+        />
         {error && (
           <Alert severity="error" role="alert">
             {error}

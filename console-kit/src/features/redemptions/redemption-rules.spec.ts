@@ -1,7 +1,10 @@
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import {
   codesText,
   redemptionActions,
+  redemptionExpiryLabel,
+  redemptionExpiryText,
   redemptionStatusName,
   validateRedemptionForm,
 } from './redemption-rules';
@@ -23,8 +26,14 @@ describe('redemption rules', () => {
   });
 
   it('validates the drawer', () => {
-    const ok = { name: 'gift', quota: '100000', count: '1' };
-    expect(validateRedemptionForm(ok, true)).toEqual({ ok: true, name: 'gift', quota: 100000, count: 1 });
+    const ok = { name: 'gift', quota: '100000', count: '1', expiry: '' };
+    expect(validateRedemptionForm(ok, true)).toEqual({
+      ok: true,
+      name: 'gift',
+      quota: 100000,
+      count: 1,
+      expiredTime: 0,
+    });
     // Empty name on create: the server names the code after its quota; on edit a name is required.
     expect(validateRedemptionForm({ ...ok, name: ' ' }, true).ok).toBe(true);
     expect(validateRedemptionForm({ ...ok, name: '' }, false)).toEqual({ ok: false, error: 'nameLength' });
@@ -48,6 +57,37 @@ describe('redemption rules', () => {
     expect(validateRedemptionForm({ ...ok, count: '100' }, true).ok).toBe(true);
     // The count is not part of an edit.
     expect(validateRedemptionForm({ ...ok, count: 'x' }, false).ok).toBe(true);
+  });
+
+  it('checks the expiry: empty is never (0), else a future YYYY-MM-DD HH:mm:ss time', () => {
+    const ok = { name: 'gift', quota: '100000', count: '1', expiry: '' };
+    const at = dayjs('2030-01-02T03:04:05');
+    const now = at.unix() - 60;
+    const checked = validateRedemptionForm({ ...ok, expiry: '2030-01-02 03:04:05' }, true, now);
+    expect(checked).toMatchObject({ ok: true, expiredTime: at.unix() });
+    for (const expiry of ['2030-01-02', '2030-13-02 03:04:05', 'tomorrow', 'invalid']) {
+      expect(validateRedemptionForm({ ...ok, expiry }, true, now)).toEqual({
+        ok: false,
+        error: 'expiryInvalid',
+      });
+    }
+    // A time that has passed is refused, unless an edit keeps the stored one unchanged.
+    expect(validateRedemptionForm({ ...ok, expiry: '2030-01-02 03:04:05' }, true, at.unix() + 1)).toEqual({
+      ok: false,
+      error: 'expiryPast',
+    });
+    expect(
+      validateRedemptionForm({ ...ok, expiry: '2030-01-02 03:04:05' }, false, at.unix() + 1, at.unix()),
+    ).toMatchObject({ ok: true, expiredTime: at.unix() });
+  });
+
+  it('shows the expiry: empty or "never" for 0, else the local time', () => {
+    expect(redemptionExpiryText(0)).toBe('');
+    expect(redemptionExpiryText(undefined)).toBe('');
+    expect(redemptionExpiryLabel(0)).toBeNull();
+    const at = dayjs('2030-01-02T03:04:05');
+    expect(redemptionExpiryText(at.unix())).toBe('2030-01-02 03:04:05');
+    expect(redemptionExpiryLabel(at.unix())).toBe('2030-01-02 03:04:05');
   });
 
   it('copies the created codes one per line', () => {

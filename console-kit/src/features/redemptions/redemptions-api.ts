@@ -33,12 +33,15 @@ export interface CreateRedemptionPayload {
   name: string;
   quota: number;
   count: number;
+  /** Unix seconds; 0 = never. */
+  expired_time: number;
 }
 
 export interface UpdateRedemptionPayload {
   id: number;
   name?: string;
   quota?: number;
+  expired_time?: number;
 }
 
 export function redemptionListUrl({ keyword, page, pageSize }: RedemptionListArgs): string {

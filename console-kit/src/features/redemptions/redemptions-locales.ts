@@ -24,6 +24,7 @@ export const redemptionsLocales = {
       quota: '额度',
       created: '创建时间',
       redeemedBy: '兑换人 ID',
+      expires: '过期时间',
       actions: '操作',
     },
     status: {
@@ -34,6 +35,7 @@ export const redemptionsLocales = {
       unknown: '未知状态',
     },
     none: '无',
+    never: '永不过期',
     actions: {
       copy: '复制',
       copied: '已复制到剪贴板！',
@@ -56,6 +58,14 @@ export const redemptionsLocales = {
       quota: '额度',
       quotaHelp: '相当于 {{value}}',
       count: '生成数量',
+      expiry: '过期时间',
+      expiryHelp: '留空表示永不过期',
+      presets: {
+        never: '永不过期',
+        month: '一个月',
+        day: '一天',
+        hour: '一小时',
+      },
       submit: '提交',
       cancel: '取消',
       updated: '兑换码更新成功！',
@@ -64,6 +74,8 @@ export const redemptionsLocales = {
         quotaInvalid: '额度必须是大于 0 的整数',
         countInvalid: '兑换码个数必须大于0',
         countTooMany: '一次兑换码批量生成的个数不能大于 100',
+        expiryInvalid: '过期时间格式错误！',
+        expiryPast: '过期时间必须晚于当前时间',
       },
     },
     created: {
@@ -98,6 +110,7 @@ export const redemptionsLocales = {
       quota: 'Quota',
       created: 'Created',
       redeemedBy: 'Redeemed by user',
+      expires: 'Expires',
       actions: 'Actions',
     },
     status: {
@@ -108,6 +121,7 @@ export const redemptionsLocales = {
       unknown: 'Unknown',
     },
     none: 'None',
+    never: 'Never',
     actions: {
       copy: 'Copy',
       copied: 'Copied to clipboard!',
@@ -130,6 +144,14 @@ export const redemptionsLocales = {
       quota: 'Quota',
       quotaHelp: 'Worth {{value}}',
       count: 'How many',
+      expiry: 'Expires at',
+      expiryHelp: 'Leave empty for never',
+      presets: {
+        never: 'Never',
+        month: 'One month',
+        day: 'One day',
+        hour: 'One hour',
+      },
       submit: 'Submit',
       cancel: 'Cancel',
       updated: 'Redemption code updated!',
@@ -138,6 +160,8 @@ export const redemptionsLocales = {
         quotaInvalid: 'The quota must be a whole number above 0',
         countInvalid: 'The number of codes must be greater than 0',
         countTooMany: 'At most 100 codes can be created at once',
+        expiryInvalid: 'Expiry time format error!',
+        expiryPast: 'The expiry must be later than now',
       },
     },
     created: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import dayjs from 'dayjs';
 import { envelope, installFakeServer } from '../../test/fake-server';
 import { renderInConsole } from '../../test/render-in-console';
 import { RedemptionsPage } from './redemptions-page';
@@ -44,14 +45,20 @@ describe('RedemptionsPage', { timeout: 20_000 }, () => {
     installFakeServer({
       'GET /api/status': () => envelope(status),
       'GET /api/redemption/': () =>
-        list([code(1), code(2, { status: 2 }), code(3, { status: 3, used_user_id: 42 })]),
+        list([
+          code(1),
+          code(2, { status: 2, expired_time: dayjs('2031-05-06T07:08:09').unix() }),
+          code(3, { status: 3, used_user_id: 42 }),
+        ]),
     });
     renderInConsole(<RedemptionsPage />, { path: '/redemption' });
     const unused = await screen.findByTestId('redemption-row-1');
     expect(within(unused).getByText('$0.20')).toBeTruthy();
     expect(within(unused).getByRole('button', { name: 'Disable' })).toBeTruthy();
     expect(within(unused).getByRole('button', { name: 'Edit' })).toBeTruthy();
+    expect(within(unused).getByTestId('redemption-expires').textContent).toBe('Never');
     const disabled = screen.getByTestId('redemption-row-2');
+    expect(within(disabled).getByTestId('redemption-expires').textContent).toBe('2031-05-06 07:08:09');
     expect(within(disabled).getByRole('button', { name: 'Enable' })).toBeTruthy();
     expect(within(disabled).queryByRole('button', { name: 'Edit' })).toBeNull();
     const used = screen.getByTestId('redemption-row-3');
@@ -82,9 +89,52 @@ describe('RedemptionsPage', { timeout: 20_000 }, () => {
         name: '',
         quota: 100000,
         count: 2,
+        expired_time: 0,
       }),
     );
     await user.click(screen.getByRole('button', { name: 'Copy all' }));
     expect(await navigator.clipboard.readText()).toBe(`${'c'.repeat(32)}\n${'d'.repeat(32)}`);
+  });
+
+  it('creates codes with an expiry from a preset and edits a code keeping its expiry', async () => {
+    signInAs(10);
+    const stored = dayjs().add(3, 'day').startOf('second');
+    const server = installFakeServer({
+      'GET /api/status': () => envelope(status),
+      'GET /api/redemption/': () => list([code(5, { expired_time: stored.unix() })]),
+      'GET /api/redemption/5': () => envelope(code(5, { expired_time: stored.unix() })),
+      'POST /api/redemption/': () => envelope(['e'.repeat(32)]),
+      'PUT /api/redemption/': () => envelope(code(5)),
+    });
+    const user = userEvent.setup();
+    renderInConsole(<RedemptionsPage />, { path: '/redemption' });
+    await user.click(await screen.findByRole('button', { name: 'Add codes' }));
+    await user.click(await screen.findByRole('button', { name: 'One day' }));
+    const before = Math.floor(Date.now() / 1000);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await screen.findByTestId('created-codes');
+    const body = server.requests.find((request) => request.method === 'POST')?.body as {
+      expired_time: number;
+    };
+    // One day ahead, to the second (the preset is taken a moment before the submit).
+    expect(Math.abs(body.expired_time - (before + 86_400))).toBeLessThanOrEqual(5);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+
+    const row = await screen.findByTestId('redemption-row-5');
+    expect(within(row).getByTestId('redemption-expires').textContent).toBe(
+      stored.format('YYYY-MM-DD HH:mm:ss'),
+    );
+    // The closing dialog hides the page from the accessibility tree until it is gone.
+    await user.click(await within(row).findByRole('button', { name: 'Edit' }));
+    await screen.findByRole('heading', { name: 'Update redemption code' });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(server.requests.find((request) => request.method === 'PUT')?.body).toEqual({
+        id: 5,
+        name: 'code5',
+        quota: 100000,
+        expired_time: stored.unix(),
+      }),
+    );
   });
 });

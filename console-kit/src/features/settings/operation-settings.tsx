@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Divider, Stack, TextField, Typography } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
-import { ConfirmDialog } from '../users/confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { OptionsPanel, type FieldSpec } from './options-panel';
 import { useDeleteLogsBeforeMutation, type OptionValues } from './options-api';
 import { RatioSettings } from './ratio-settings';

@@ -19,7 +19,7 @@ import { isRoot } from '../../shell/shell-nav';
 import { describeApiError } from '../../api/describe-api-error';
 import { useSession } from '../../provider/use-session';
 import { useNotify } from '../../provider/console-context';
-import { ConfirmDialog } from '../users/confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { checkJsonText, formatJsonText, type JsonShape } from './json-text';
 import { changedOptionEntries, type OptionEntry, type OptionFieldKind, type SaveReport } from './option-save';
 import { useSaveOptions, useUpdateOptionMutation, type OptionValues } from './options-api';

@@ -19,7 +19,7 @@ import {
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
-import { ConfirmDialog } from '../users/confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { OptionsPanel, type FieldSpec } from './options-panel';
 import { useGetEnabledModelsQuery, useResetModelRatioMutation, type OptionValues } from './options-api';
 import { ModelPriceDialog } from './model-price-dialog';

@@ -18,7 +18,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Tooltip,
@@ -27,15 +26,13 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
-import { useConsoleStorage } from '../../provider/console-context';
+import { ListPagination, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
 import { channelColor, durationColor, progressPercent } from '../drawing-log/drawing-rules';
 import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
 import { isValidChannelFilter } from '../logs/log-rules';
-import { PAGE_SIZE_OPTIONS, parsePageSize } from '../logs/paging';
 import { useListGenericTasksQuery } from './task-api';
 import { TASK_LOG_NAMESPACE, taskLocales } from './task-locales';
 import {
@@ -57,7 +54,6 @@ export function TaskLogPage() {
   const { t, i18n } = useFeatureTranslation(TASK_LOG_NAMESPACE, taskLocales);
   const { user } = useSession();
   const admin = isAdmin(user);
-  const storage = useConsoleStorage();
   const copy = useCopyText();
 
   const initial = useMemo(() => emptyTaskFilters(), []);
@@ -66,8 +62,8 @@ export function TaskLogPage() {
   const [start, setStart] = useState<Dayjs | null>(dayjs.unix(initial.start));
   const [end, setEnd] = useState<Dayjs | null>(null);
   const [filters, setFilters] = useState<TaskFilters>(initial);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(() => parsePageSize(storage.getItem(StorageKeys.pageSize)));
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [modal, setModal] = useState<{ title: string; body: string; mono: boolean } | null>(null);
   const channelInvalid = !isValidChannelFilter(channelId);
 
@@ -195,22 +191,7 @@ export function TaskLogPage() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={total}
-            page={Math.max(0, page - 1)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
-            onPageChange={(_event, next) => setPage(next + 1)}
-            onRowsPerPageChange={(event) => {
-              const next = parsePageSize(event.target.value);
-              storage.setItem(StorageKeys.pageSize, String(next));
-              setPageSize(next);
-              setPage(1);
-            }}
-            labelRowsPerPage={t('pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
-          />
+          <ListPagination t={t} paging={paging} total={total} />
         </Paper>
       </Stack>
 

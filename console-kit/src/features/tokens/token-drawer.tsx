@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
   Alert,
   Autocomplete,
@@ -14,11 +14,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import dayjs, { type Dayjs } from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { ExpiryPicker } from '../../components/expiry-picker';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';
@@ -29,7 +25,6 @@ import {
   COUNT_PRESETS,
   defaultGroupOf,
   emptyTokenForm,
-  EXPIRY_FORMAT,
   EXPIRY_PRESETS,
   expiryFromPreset,
   groupChoices,
@@ -48,8 +43,6 @@ import {
 import { TOKENS_NAMESPACE, tokensLocales } from './tokens-locales';
 
 const DRAWER_WIDTH = 600;
-/** What the picker hands back while its sections are half filled. */
-const INVALID_EXPIRY = 'invalid';
 
 export interface TokenDrawerProps {
   /** null: closed; 'new': create; a number: edit that token. */
@@ -114,7 +107,7 @@ interface TokenFormViewProps {
 }
 
 function TokenFormView({ token, initial, choices, groupsMissing, onClose }: TokenFormViewProps) {
-  const { t, i18n } = useFeatureTranslation(TOKENS_NAMESPACE, tokensLocales);
+  const { t } = useFeatureTranslation(TOKENS_NAMESPACE, tokensLocales);
   const notify = useNotify();
   const { formatQuota } = useQuotaFormat();
   const models = useGetUserModelsQuery();
@@ -125,12 +118,6 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
   const isNew = token === undefined;
   const set = <K extends keyof TokenForm>(key: K, value: TokenForm[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
-
-  const pickerValue = useMemo<Dayjs | null>(() => {
-    if (form.expiry === '') return null;
-    const parsed = dayjs(form.expiry.replace(' ', 'T'));
-    return parsed.isValid() ? parsed : null;
-  }, [form.expiry]);
 
   const quotaNumber = Number(form.remainQuota);
   const submit = async (event: FormEvent) => {
@@ -199,40 +186,18 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
             ))}
           </TextField>
         )}
-        <LocalizationProvider
-          dateAdapter={AdapterDayjs}
-          adapterLocale={i18n.language?.startsWith('zh') ? 'zh-cn' : 'en'}
-        >
-          <DateTimePicker
-            label={t('drawer.expiry')}
-            value={pickerValue}
-            format={EXPIRY_FORMAT}
-            ampm={false}
-            views={['year', 'month', 'day', 'hours', 'minutes', 'seconds']}
-            onChange={(value) =>
-              set(
-                'expiry',
-                value === null ? '' : value.isValid() ? value.format(EXPIRY_FORMAT) : INVALID_EXPIRY,
-              )
-            }
-            slotProps={{
-              textField: { helperText: t('drawer.expiryHelp'), fullWidth: true, name: 'expired_time' },
-              field: { clearable: true },
-            }}
-          />
-        </LocalizationProvider>
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
-          {EXPIRY_PRESETS.map((preset) => (
-            <Button
-              key={preset.id}
-              size="small"
-              variant="outlined"
-              onClick={() => set('expiry', expiryFromPreset(preset.id))}
-            >
-              {t(`drawer.presets.${preset.id}`)}
-            </Button>
-          ))}
-        </Stack>
+        <ExpiryPicker
+          label={t('drawer.expiry')}
+          helperText={t('drawer.expiryHelp')}
+          name="expired_time"
+          value={form.expiry}
+          onChange={(expiry) => set('expiry', expiry)}
+          presets={EXPIRY_PRESETS.map((preset) => ({
+            id: preset.id,
+            label: t(`drawer.presets.${preset.id}`),
+            text: () => expiryFromPreset(preset.id),
+          }))}
+        />
         <Alert severity="info">{t('drawer.unlimitedNote')}</Alert>
         <TextField
           label={t('drawer.quota')}
@@ -324,6 +289,42 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
           minRows={2}
           fullWidth
         />
+        <Box>
+          <Typography variant="subtitle2">{t('drawer.limits')}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t('drawer.limitsHelp')}
+          </Typography>
+        </Box>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            label={t('drawer.rpmLimit')}
+            name="rpm_limit"
+            type="number"
+            value={form.rpmLimit}
+            onChange={(event) => set('rpmLimit', event.target.value)}
+            slotProps={{ htmlInput: { min: 0, step: 1 } }}
+            fullWidth
+          />
+          <TextField
+            label={t('drawer.tpmLimit')}
+            name="tpm_limit"
+            type="number"
+            value={form.tpmLimit}
+            onChange={(event) => set('tpmLimit', event.target.value)}
+            helperText={t('drawer.tpmLimitHelp')}
+            slotProps={{ htmlInput: { min: 0, step: 1 } }}
+            fullWidth
+          />
+          <TextField
+            label={t('drawer.concurrencyLimit')}
+            name="concurrency_limit"
+            type="number"
+            value={form.concurrencyLimit}
+            onChange={(event) => set('concurrencyLimit', event.target.value)}
+            slotProps={{ htmlInput: { min: 0, step: 1 } }}
+            fullWidth
+          />
+        </Stack>
         {error && (
           <Alert severity="error" role="alert">
             {error}

@@ -87,8 +87,29 @@ describe('token payload', () => {
         model_limits: 'gpt-4o,gpt-4o-mini',
         allow_ips: '10.0.0.1\n10.0.0.2\n192.168.0.0/16',
         group: 'auto',
+        rpm_limit: 0,
+        tpm_limit: 0,
+        concurrency_limit: 0,
       },
     });
+  });
+
+  it('takes the rate and concurrency limits as whole numbers within their bounds', () => {
+    const form = emptyTokenForm();
+    const built = buildTokenPayload(
+      { ...form, rpmLimit: ' 60 ', tpmLimit: '', concurrencyLimit: '3' },
+      false,
+    );
+    expect(built.ok && built.fields).toMatchObject({ rpm_limit: 60, tpm_limit: 0, concurrency_limit: 3 });
+    for (const bad of [
+      { rpmLimit: '-1' },
+      { tpmLimit: '2.5' },
+      { concurrencyLimit: '100001' },
+      { tpmLimit: '2000000001' },
+      { rpmLimit: 'x' },
+    ]) {
+      expect(buildTokenPayload({ ...form, ...bad }, false)).toEqual({ ok: false, error: 'limitInvalid' });
+    }
   });
 
   it('refuses a bad expiry, a negative or fractional quota, a bad count and a long name', () => {
@@ -143,12 +164,17 @@ describe('token payload', () => {
       model_limits: 'm1, m2,',
       allow_ips: '1.1.1.1',
       group: 'vip',
+      rpm_limit: 30,
+      concurrency_limit: 2,
     };
     expect(tokenFormOf(token)).toMatchObject({
       expiry: '',
       remainQuota: '42',
       modelLimits: ['m1', 'm2'],
       group: 'vip',
+      rpmLimit: '30',
+      tpmLimit: '0',
+      concurrencyLimit: '2',
     });
   });
 });

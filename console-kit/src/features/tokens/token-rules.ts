@@ -66,7 +66,6 @@ export const MAX_CREATE_COUNT = 100;
 export const MAX_NAME_LENGTH = 50;
 /** The chat-link token fetch (spec part 2 §9). */
 export const CHAT_TOKEN_FETCH_SIZE = 100;
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
 
 export type TokenStatusName = 'enabled' | 'limited' | 'disabled' | 'expired' | 'exhausted' | 'unknown';
 
@@ -97,6 +96,26 @@ export interface TokenForm {
   modelLimits: string[];
   allowIps: string;
   group: string;
+  /** Requests per minute, tokens per minute, requests in flight, as typed ('' or 0 = no limit). */
+  rpmLimit: string;
+  tpmLimit: string;
+  concurrencyLimit: string;
+}
+
+/** The server's upper bounds of the token limits. */
+export const LIMIT_MAX = { rpmLimit: 1_000_000, tpmLimit: 2_000_000_000, concurrencyLimit: 100_000 } as const;
+
+/** A limit as typed: a whole number from 0 to `max` ('' counts as 0), else null. */
+export function parseLimit(text: string, max: number): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') {
+    return 0;
+  }
+  if (!/^\d+$/.test(trimmed)) {
+    return null;
+  }
+  const value = Number(trimmed);
+  return value <= max ? value : null;
 }
 
 export function emptyTokenForm(defaultGroup = ''): TokenForm {
@@ -110,6 +129,9 @@ export function emptyTokenForm(defaultGroup = ''): TokenForm {
     modelLimits: [],
     allowIps: '',
     group: defaultGroup,
+    rpmLimit: '0',
+    tpmLimit: '0',
+    concurrencyLimit: '0',
   };
 }
 
@@ -127,10 +149,14 @@ export function tokenFormOf(token: Token): TokenForm {
       .filter(Boolean),
     allowIps: token.allow_ips,
     group: token.group,
+    rpmLimit: String(token.rpm_limit ?? 0),
+    tpmLimit: String(token.tpm_limit ?? 0),
+    concurrencyLimit: String(token.concurrency_limit ?? 0),
   };
 }
 
-export type TokenFormError = 'expiryFormat' | 'quotaInvalid' | 'countInvalid' | 'nameTooLong';
+export type TokenFormError =
+  'expiryFormat' | 'quotaInvalid' | 'countInvalid' | 'nameTooLong' | 'limitInvalid';
 
 /** Checks the form and builds the payload; `creating` also checks the count. */
 export function buildTokenPayload(
@@ -148,6 +174,12 @@ export function buildTokenPayload(
   const quota = Number(quotaText);
   if (!form.unlimited && (!/^\d+$/.test(quotaText) || !Number.isSafeInteger(quota))) {
     return { ok: false, error: 'quotaInvalid' };
+  }
+  const rpm = parseLimit(form.rpmLimit, LIMIT_MAX.rpmLimit);
+  const tpm = parseLimit(form.tpmLimit, LIMIT_MAX.tpmLimit);
+  const concurrency = parseLimit(form.concurrencyLimit, LIMIT_MAX.concurrencyLimit);
+  if (rpm === null || tpm === null || concurrency === null) {
+    return { ok: false, error: 'limitInvalid' };
   }
   let count = 1;
   if (creating) {
@@ -173,6 +205,9 @@ export function buildTokenPayload(
         .filter(Boolean)
         .join('\n'),
       group: form.group,
+      rpm_limit: rpm,
+      tpm_limit: tpm,
+      concurrency_limit: concurrency,
     },
   };
 }

@@ -17,6 +17,10 @@ export interface Token {
   model_limits: string;
   allow_ips: string;
   group: string;
+  /** Requests per minute, tokens per minute, requests in flight (0 = no limit). */
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
 }
 
 export interface TokenPage {
@@ -43,6 +47,9 @@ export interface TokenFields {
   model_limits: string;
   allow_ips: string;
   group: string;
+  rpm_limit: number;
+  tpm_limit: number;
+  concurrency_limit: number;
 }
 
 export type CreateTokenPayload = TokenFields & { count: number };

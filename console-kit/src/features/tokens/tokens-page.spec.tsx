@@ -113,6 +113,85 @@ describe('TokensPage', { timeout: 20_000 }, () => {
     expect(tab.location.href).toBe('');
   });
 
+  it('opens desktop-app chat links and fills {cherryConfig}', async () => {
+    signIn();
+    const tab = { opener: {}, location: { href: '' }, close: vi.fn() };
+    vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    installFakeServer({
+      'GET /api/status': () =>
+        envelope({
+          ...status,
+          chats: [
+            { Cherry: 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },
+            { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
+          ],
+        }),
+      'GET /api/token/': () => list([makeToken(1)]),
+      'POST /api/token/1/key': () => envelope({ key: 'sk-FULL' }),
+    });
+    const user = userEvent.setup();
+    renderInConsole(<TokensPage />, { path: '/token' });
+    const row = await screen.findByTestId('token-row-1');
+    await user.click(within(row).getByRole('button', { name: 'OpenCat' }));
+    await waitFor(() =>
+      expect(tab.location.href).toBe('opencat://team/join?domain=https%3A%2F%2Fgw.example&token=sk-FULL'),
+    );
+    await user.click(within(row).getByRole('button', { name: 'Cherry' }));
+    await waitFor(() => expect(tab.location.href.startsWith('cherrystudio://')).toBe(true));
+    const data = new URL(tab.location.href).searchParams.get('data')!;
+    expect(JSON.parse(atob(data))).toEqual({
+      id: 'new-api',
+      baseUrl: 'https://gw.example',
+      apiKey: 'sk-FULL',
+    });
+    expect(tab.close).not.toHaveBeenCalled();
+  });
+
+  it('shows cards instead of the table on phones, with selection for batch delete', async () => {
+    signIn();
+    vi.stubGlobal(
+      'matchMedia',
+      vi.fn((query: string) => ({
+        matches: query.includes('max-width:600px'),
+        media: query,
+        onchange: null,
+        addListener: vi.fn(),
+        removeListener: vi.fn(),
+        addEventListener: vi.fn(),
+        removeEventListener: vi.fn(),
+        dispatchEvent: vi.fn(),
+      })),
+    );
+    const server = installFakeServer({
+      'GET /api/status': () => envelope(status),
+      'GET /api/token/': () => list([makeToken(1), makeToken(2, { status: 2, unlimited_quota: true })]),
+      'POST /api/token/batch': () => envelope(1),
+    });
+    const user = userEvent.setup();
+    try {
+      renderInConsole(<TokensPage />, { path: '/token' });
+      const card = await screen.findByTestId('token-card-1');
+      expect(screen.queryByRole('table')).toBeNull();
+      expect(within(card).getByText('sk-abcd**********wxyz')).toBeTruthy();
+      expect(within(card).getByTestId('token-remain').textContent).toBe('$2.00');
+      expect(within(card).getByRole('button', { name: 'NextChat' })).toBeTruthy();
+      const other = screen.getByTestId('token-card-2');
+      expect(within(other).getByTestId('token-remain').textContent).toBe('Unlimited');
+      expect(within(other).getByRole('button', { name: 'Enable' })).toBeTruthy();
+      await user.click(within(other).getByRole('checkbox', { name: 'Select token2' }));
+      await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+      const dialog = await screen.findByRole('dialog');
+      await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+      await waitFor(() =>
+        expect(server.requests.find((request) => request.path === '/api/token/batch')?.body).toEqual({
+          ids: [2],
+        }),
+      );
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('disables with a status-only update and shows the server refusal on enable', async () => {
     signIn();
     const server = installFakeServer({
@@ -190,6 +269,9 @@ describe('TokensPage', { timeout: 20_000 }, () => {
       model_limits: '',
       allow_ips: '',
       group: 'auto',
+      rpm_limit: 0,
+      tpm_limit: 0,
+      concurrency_limit: 0,
       count: 20,
     });
   });

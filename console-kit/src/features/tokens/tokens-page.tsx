@@ -1,21 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Box,
   Button,
+  Card,
+  CardContent,
   Checkbox,
   Chip,
-  LinearProgress,
-  Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -23,13 +17,20 @@ import dayjs from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useCopyText } from '../../provider/clipboard';
-import { useConsoleStorage, useNotify } from '../../provider/console-context';
+import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { fillChatLink, parseChats, safeChatUrl, serverAddressOf, type ChatLink } from '../chat/chat-links';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import {
+  ListPageLayout,
+  ListSearchBar,
+  ListSearchField,
+  ListTable,
+  usePaging,
+} from '../../components/list-page';
 import { TokenDrawer } from './token-drawer';
-import { PAGE_SIZE_OPTIONS, tokenStatusName, NEVER_EXPIRES } from './token-rules';
+import { tokenStatusName, NEVER_EXPIRES } from './token-rules';
 import {
   useDeleteTokenMutation,
   useDeleteTokensMutation,
@@ -42,7 +43,6 @@ import { TOKENS_NAMESPACE, tokensLocales } from './tokens-locales';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
-const PAGE_SIZE_KEY = 'page-size';
 const STATUS_COLORS = {
   enabled: 'success',
   limited: 'info',
@@ -52,27 +52,23 @@ const STATUS_COLORS = {
   unknown: 'default',
 } as const;
 
-function storedPageSize(value: string | null): number {
-  const size = Number(value);
-  return (PAGE_SIZE_OPTIONS as readonly number[]).includes(size) ? size : 10;
-}
-
 function timeText(seconds: number): string {
   return dayjs(seconds * 1000).format('YYYY-MM-DD HH:mm:ss');
 }
+
+const COLUMNS = ['name', 'status', 'used', 'remain', 'group', 'created', 'expires', 'actions'] as const;
 
 type Pending = { kind: 'delete'; token: Token } | { kind: 'batch'; ids: number[] };
 
 /** The API tokens screen (`/token`): banner, search, table, drawer, copy, chat links, actions. */
 export function TokensPage() {
   const { t } = useFeatureTranslation(TOKENS_NAMESPACE, tokensLocales);
-  const storage = useConsoleStorage();
   const notify = useNotify();
   const copyText = useCopyText();
   const { status } = useSystemStatus();
   const { formatQuota } = useQuotaFormat();
-  const [pageSize, setPageSize] = useState(() => storedPageSize(storage.getItem(PAGE_SIZE_KEY)));
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [keyword, setKeyword] = useState('');
   const [tokenText, setTokenText] = useState('');
   const [filters, setFilters] = useState({ keyword: '', token: '' });
@@ -86,10 +82,8 @@ export function TokensPage() {
   const [fetchKey] = useFetchTokenKeyMutation();
   const chats = parseChats(status?.chats);
   const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
 
-  const search = (event: FormEvent) => {
-    event.preventDefault();
+  const search = () => {
     setPage(1);
     setSelected([]);
     setFilters({ keyword, token: tokenText });
@@ -117,7 +111,7 @@ export function TokensPage() {
       tab?.close();
       return;
     }
-    const url = safeChatUrl(fillChatLink(chat.url, key, serverAddressOf(status)));
+    const url = safeChatUrl(fillChatLink(chat.url, key, serverAddressOf(status)), { appLinks: true });
     if (!url) {
       tab?.close();
       notify(t('chat.configError'), 'error');
@@ -162,131 +156,80 @@ export function TokensPage() {
   const toggle = (id: number) =>
     setSelected((current) => (current.includes(id) ? current.filter((x) => x !== id) : [...current, id]));
 
+  const rowProps = (token: Token): TokenRowProps => ({
+    token,
+    t,
+    chats,
+    formatQuota,
+    selected: selected.includes(token.id),
+    busy: deleting.isLoading,
+    onToggle: () => toggle(token.id),
+    onCopy: () => void copyKey(token),
+    onChat: (chat) => void openChat(token, chat),
+    onStatus: (next) => void changeStatus(token, next),
+    onEdit: () => setDrawer(token.id),
+    onDelete: () => setPending({ kind: 'delete', token }),
+  });
+
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 } }}>
-      <Stack spacing={2}>
-        <Typography variant="h5" component="h1">
-          {t('title')}
-        </Typography>
+    <>
+      <ListPageLayout title={t('title')}>
         <Alert severity="warning" data-testid="token-warning">
           {t('warning')}
         </Alert>
-        <Paper component="form" role="search" onSubmit={search} sx={{ p: 2 }}>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-            <TextField
-              label={t('search.keyword')}
-              placeholder={t('search.keywordPlaceholder')}
-              name="keyword"
-              size="small"
-              value={keyword}
-              onChange={(event) => setKeyword(event.target.value)}
-              sx={{ flexGrow: 1 }}
-            />
-            <TextField
-              label={t('search.token')}
-              placeholder={t('search.tokenPlaceholder')}
-              name="token"
-              size="small"
-              value={tokenText}
-              onChange={(event) => setTokenText(event.target.value)}
-              sx={{ flexGrow: 1 }}
-            />
-            <Button type="submit" variant="contained">
-              {t('search.submit')}
-            </Button>
-            <Button variant="outlined" onClick={() => setDrawer('new')}>
-              {t('add')}
-            </Button>
-            <Button
-              variant="outlined"
-              color="error"
-              disabled={batchDeleting.isLoading}
-              onClick={() =>
-                selected.length === 0
-                  ? notify(t('selectFirst'), 'warning')
-                  : setPending({ kind: 'batch', ids: selected })
-              }
-            >
-              {t('batchDelete')}
-            </Button>
-          </Stack>
-        </Paper>
+        <ListSearchBar
+          t={t}
+          onSearch={search}
+          actions={
+            <>
+              <Button variant="outlined" onClick={() => setDrawer('new')}>
+                {t('add')}
+              </Button>
+              <Button
+                variant="outlined"
+                color="error"
+                disabled={batchDeleting.isLoading}
+                onClick={() =>
+                  selected.length === 0
+                    ? notify(t('selectFirst'), 'warning')
+                    : setPending({ kind: 'batch', ids: selected })
+                }
+              >
+                {t('batchDelete')}
+              </Button>
+            </>
+          }
+        >
+          <ListSearchField t={t} name="keyword" value={keyword} onChange={setKeyword} />
+          <ListSearchField t={t} name="token" value={tokenText} onChange={setTokenText} />
+        </ListSearchBar>
 
-        {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
-
-        <Paper>
-          {list.isFetching && <LinearProgress />}
-          <TableContainer>
-            <Table size="small" aria-label={t('title')} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell padding="checkbox">
-                    <Checkbox
-                      checked={allSelected}
-                      indeterminate={!allSelected && selected.length > 0}
-                      onChange={() => setSelected(allSelected ? [] : items.map((token) => token.id))}
-                      slotProps={{ input: { 'aria-label': t('columns.select') } }}
-                    />
-                  </TableCell>
-                  <TableCell>{t('columns.name')}</TableCell>
-                  <TableCell>{t('columns.status')}</TableCell>
-                  <TableCell>{t('columns.used')}</TableCell>
-                  <TableCell>{t('columns.remain')}</TableCell>
-                  <TableCell>{t('columns.group')}</TableCell>
-                  <TableCell>{t('columns.created')}</TableCell>
-                  <TableCell>{t('columns.expires')}</TableCell>
-                  <TableCell>{t('columns.actions')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((token) => (
-                  <TokenRow
-                    key={token.id}
-                    token={token}
-                    t={t}
-                    chats={chats}
-                    formatQuota={formatQuota}
-                    selected={selected.includes(token.id)}
-                    busy={deleting.isLoading}
-                    onToggle={() => toggle(token.id)}
-                    onCopy={() => void copyKey(token)}
-                    onChat={(chat) => void openChat(token, chat)}
-                    onStatus={(next) => void changeStatus(token, next)}
-                    onEdit={() => setDrawer(token.id)}
-                    onDelete={() => setPending({ kind: 'delete', token })}
-                  />
-                ))}
-                {!list.isFetching && items.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={9} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination
-            component="div"
-            count={total}
-            page={Math.max(0, page - 1)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
-            onPageChange={(_event, next) => {
-              setSelected([]);
-              setPage(next + 1);
-            }}
-            onRowsPerPageChange={(event) => {
-              const next = storedPageSize(event.target.value);
-              storage.setItem(PAGE_SIZE_KEY, String(next));
-              setPageSize(next);
-              setPage(1);
-            }}
-            labelRowsPerPage={t('pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
-          />
-        </Paper>
-      </Stack>
+        <ListTable
+          t={t}
+          label={t('title')}
+          columns={COLUMNS}
+          leadingHead={
+            <TableCell padding="checkbox">
+              <Checkbox
+                checked={allSelected}
+                indeterminate={!allSelected && selected.length > 0}
+                onChange={() => setSelected(allSelected ? [] : items.map((token) => token.id))}
+                slotProps={{ input: { 'aria-label': t('columns.select') } }}
+              />
+            </TableCell>
+          }
+          cards={items.map((token) => (
+            <TokenCard key={token.id} {...rowProps(token)} />
+          ))}
+          query={list}
+          paging={paging}
+          onPageChange={() => setSelected([])}
+        >
+          {items.map((token) => (
+            <TokenRow key={token.id} {...rowProps(token)} />
+          ))}
+        </ListTable>
+      </ListPageLayout>
 
       <TokenDrawer target={drawer} onClose={() => setDrawer(null)} />
       <ConfirmDialog
@@ -304,7 +247,7 @@ export function TokensPage() {
         onCancel={() => setPending(null)}
         onConfirm={() => void confirm()}
       />
-    </Box>
+    </>
   );
 }
 
@@ -323,10 +266,58 @@ interface TokenRowProps {
   onDelete: () => void;
 }
 
-function TokenRow(props: TokenRowProps) {
-  const { token, t, chats, formatQuota, selected, busy } = props;
+function TokenStatusChip({ token, t }: { token: Token; t: Translate }) {
   const status = tokenStatusName(token);
-  const statusChip = <Chip size="small" color={STATUS_COLORS[status]} label={t(`status.${status}`)} />;
+  const chip = <Chip size="small" color={STATUS_COLORS[status]} label={t(`status.${status}`)} />;
+  return status === 'limited' ? (
+    <Tooltip title={token.model_limits.split(',').filter(Boolean).join(', ')}>{chip}</Tooltip>
+  ) : (
+    chip
+  );
+}
+
+function TokenActions(props: TokenRowProps) {
+  const { token, t, chats, busy } = props;
+  return (
+    <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+      <Button size="small" onClick={props.onCopy}>
+        {t('actions.copy')}
+      </Button>
+      {token.status === 1 &&
+        chats.map((chat) => (
+          <Button key={chat.name} size="small" onClick={() => props.onChat(chat)}>
+            {chat.name}
+          </Button>
+        ))}
+      {token.status === 1 ? (
+        <Button size="small" color="warning" onClick={() => props.onStatus(2)}>
+          {t('actions.disable')}
+        </Button>
+      ) : (
+        <Button size="small" color="success" onClick={() => props.onStatus(1)}>
+          {t('actions.enable')}
+        </Button>
+      )}
+      <Button size="small" onClick={props.onEdit}>
+        {t('actions.edit')}
+      </Button>
+      <Button size="small" color="error" disabled={busy} onClick={props.onDelete}>
+        {t('actions.delete')}
+      </Button>
+    </Stack>
+  );
+}
+
+function remainText({ token, t, formatQuota }: TokenRowProps): string {
+  return token.unlimited_quota ? t('unlimited') : formatQuota(token.remain_quota);
+}
+
+function expiryText({ token, t }: TokenRowProps): string {
+  return token.expired_time === NEVER_EXPIRES ? t('never') : timeText(token.expired_time);
+}
+
+function TokenRow(props: TokenRowProps) {
+  const { token, t, formatQuota, selected } = props;
   return (
     <TableRow data-testid={`token-row-${token.id}`} selected={selected} hover>
       <TableCell padding="checkbox">
@@ -343,51 +334,77 @@ function TokenRow(props: TokenRowProps) {
         </Typography>
       </TableCell>
       <TableCell>
-        {status === 'limited' ? (
-          <Tooltip title={token.model_limits.split(',').filter(Boolean).join(', ')}>{statusChip}</Tooltip>
-        ) : (
-          statusChip
-        )}
+        <TokenStatusChip token={token} t={t} />
       </TableCell>
       <TableCell>{formatQuota(token.used_quota)}</TableCell>
-      <TableCell data-testid="token-remain">
-        {token.unlimited_quota ? t('unlimited') : formatQuota(token.remain_quota)}
-      </TableCell>
+      <TableCell data-testid="token-remain">{remainText(props)}</TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>
         {token.group ? <Chip size="small" label={token.group} /> : t('defaultGroup')}
       </TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{timeText(token.created_time)}</TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-        {token.expired_time === NEVER_EXPIRES ? t('never') : timeText(token.expired_time)}
-      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>{expiryText(props)}</TableCell>
       <TableCell>
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-          <Button size="small" onClick={props.onCopy}>
-            {t('actions.copy')}
-          </Button>
-          {token.status === 1 &&
-            chats.map((chat) => (
-              <Button key={chat.name} size="small" onClick={() => props.onChat(chat)}>
-                {chat.name}
-              </Button>
-            ))}
-          {token.status === 1 ? (
-            <Button size="small" color="warning" onClick={() => props.onStatus(2)}>
-              {t('actions.disable')}
-            </Button>
-          ) : (
-            <Button size="small" color="success" onClick={() => props.onStatus(1)}>
-              {t('actions.enable')}
-            </Button>
-          )}
-          <Button size="small" onClick={props.onEdit}>
-            {t('actions.edit')}
-          </Button>
-          <Button size="small" color="error" disabled={busy} onClick={props.onDelete}>
-            {t('actions.delete')}
-          </Button>
-        </Stack>
+        <TokenActions {...props} />
       </TableCell>
     </TableRow>
+  );
+}
+
+/**
+ * A token on a phone: name, key, status, remaining and used quota, expiry and the actions, wrapped to
+ * the screen's width (group and creation time are left to the edit drawer).
+ */
+function TokenCard(props: TokenRowProps) {
+  const { token, t, formatQuota, selected } = props;
+  return (
+    <Card variant="outlined" data-testid={`token-card-${token.id}`} sx={{ minWidth: 0 }}>
+      <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
+          <Checkbox
+            size="small"
+            checked={selected}
+            onChange={props.onToggle}
+            slotProps={{ input: { 'aria-label': `${t('columns.select')} ${token.name}` } }}
+            sx={{ p: 0.5 }}
+          />
+          <Typography variant="subtitle2" sx={{ flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+            {token.name}
+          </Typography>
+          <TokenStatusChip token={token} t={t} />
+        </Stack>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          component="div"
+          sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere', mt: 0.5 }}
+        >
+          sk-{token.key}
+        </Typography>
+        <Box
+          component="dl"
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: 'auto 1fr',
+            columnGap: 1,
+            rowGap: 0.25,
+            m: 0,
+            mt: 1,
+            '& dt': { color: 'text.secondary' },
+            '& dd': { m: 0, overflowWrap: 'anywhere' },
+            typography: 'body2',
+          }}
+        >
+          <dt>{t('columns.remain')}</dt>
+          <dd data-testid="token-remain">{remainText(props)}</dd>
+          <dt>{t('columns.used')}</dt>
+          <dd>{formatQuota(token.used_quota)}</dd>
+          <dt>{t('columns.expires')}</dt>
+          <dd>{expiryText(props)}</dd>
+        </Box>
+        <Box sx={{ mt: 1 }}>
+          <TokenActions {...props} />
+        </Box>
+      </CardContent>
+    </Card>
   );
 }

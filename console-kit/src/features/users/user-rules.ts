@@ -2,16 +2,14 @@ import { UserRole } from '../../api/api-types';
 import type { AdminUser, ManageAction } from './users-api';
 
 /** Spec: default page size 10; options 10, 20, 50, 100; the choice is kept locally as `page-size`. */
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 10;
-export const PAGE_SIZE_STORAGE_KEY = 'page-size';
+export {
+  LIST_PAGE_SIZES as PAGE_SIZE_OPTIONS,
+  DEFAULT_LIST_PAGE_SIZE as DEFAULT_PAGE_SIZE,
+  LIST_PAGE_SIZE_KEY as PAGE_SIZE_STORAGE_KEY,
+  listPageSize as parsePageSize,
+} from '../../components/page-size';
 
 export const UserStatus = { enabled: 1, disabled: 2 } as const;
-
-export function parsePageSize(stored: string | null): number {
-  const value = Number(stored);
-  return (PAGE_SIZE_OPTIONS as readonly number[]).includes(value) ? value : DEFAULT_PAGE_SIZE;
-}
 
 export type RoleName = 'user' | 'admin' | 'root' | 'unknown';
 export type StatusName = 'enabled' | 'disabled' | 'unknown';

@@ -1,42 +1,33 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Box,
   Button,
   Chip,
-  LinearProgress,
   MenuItem,
-  Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Typography,
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
 import { UserRole } from '../../api/api-types';
-import { useConsoleStorage, useNotify } from '../../provider/console-context';
+import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { AddUserDrawer } from './add-user-drawer';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import {
+  ListPageLayout,
+  ListSearchBar,
+  ListSearchField,
+  ListTable,
+  usePaging,
+} from '../../components/list-page';
 import { EditUserDrawer } from './edit-user-drawer';
 import { quotaText, useQuotaDisplay, type QuotaDisplay } from './quota-text';
-import {
-  CONFIRMED_ACTIONS,
-  isDeregistered,
-  PAGE_SIZE_OPTIONS,
-  PAGE_SIZE_STORAGE_KEY,
-  parsePageSize,
-  roleName,
-  rowActions,
-  statusName,
-} from './user-rules';
+import { CONFIRMED_ACTIONS, isDeregistered, roleName, rowActions, statusName } from './user-rules';
 import { USERS_NAMESPACE, usersLocales } from './users-locales';
 import {
   useGetGroupsQuery,
@@ -48,6 +39,7 @@ import {
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
+const COLUMNS = ['id', 'username', 'group', 'stats', 'invite', 'role', 'status', 'actions'] as const;
 const ROLE_COLORS = { user: 'default', admin: 'warning', root: 'error', unknown: 'default' } as const;
 const STATUS_COLORS = { enabled: 'success', disabled: 'error', unknown: 'default' } as const;
 
@@ -66,11 +58,10 @@ export function UsersPage() {
 }
 
 function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
-  const storage = useConsoleStorage();
   const notify = useNotify();
   const display = useQuotaDisplay();
-  const [pageSize, setPageSize] = useState(() => parsePageSize(storage.getItem(PAGE_SIZE_STORAGE_KEY)));
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
+  const { page, pageSize, setPage } = paging;
   const [keyword, setKeyword] = useState('');
   const [group, setGroup] = useState('');
   const [filters, setFilters] = useState({ keyword: '', group: '' });
@@ -81,8 +72,7 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
   const [adding, setAdding] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
 
-  const search = (event: FormEvent) => {
-    event.preventDefault();
+  const search = () => {
     setPage(1);
     setFilters({ keyword, group });
   };
@@ -106,108 +96,52 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
   };
 
   const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 } }}>
-      <Stack spacing={2}>
-        <Typography variant="h5" component="h1">
-          {t('title')}
-        </Typography>
-        <Paper component="form" role="search" onSubmit={search} sx={{ p: 2 }}>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-            <TextField
-              label={t('search.keyword')}
-              placeholder={t('search.keywordPlaceholder')}
-              name="keyword"
-              size="small"
-              value={keyword}
-              onChange={(event) => setKeyword(event.target.value)}
-              sx={{ flexGrow: 1 }}
-            />
-            <TextField
-              select
-              label={t('search.group')}
-              name="group"
-              size="small"
-              value={group}
-              onChange={(event) => setGroup(event.target.value)}
-              sx={{ minWidth: 160 }}
-            >
-              <MenuItem value="">{t('search.allGroups')}</MenuItem>
-              {(groups.data ?? []).map((name) => (
-                <MenuItem key={name} value={name}>
-                  {name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <Button type="submit" variant="contained">
-              {t('search.submit')}
-            </Button>
+    <>
+      <ListPageLayout title={t('title')}>
+        <ListSearchBar
+          t={t}
+          onSearch={search}
+          actions={
             <Button variant="outlined" onClick={() => setAdding(true)}>
               {t('add')}
             </Button>
-          </Stack>
-        </Paper>
+          }
+        >
+          <ListSearchField t={t} name="keyword" value={keyword} onChange={setKeyword} />
+          <TextField
+            select
+            label={t('search.group')}
+            name="group"
+            size="small"
+            value={group}
+            onChange={(event) => setGroup(event.target.value)}
+            sx={{ minWidth: 160 }}
+          >
+            <MenuItem value="">{t('search.allGroups')}</MenuItem>
+            {(groups.data ?? []).map((name) => (
+              <MenuItem key={name} value={name}>
+                {name}
+              </MenuItem>
+            ))}
+          </TextField>
+        </ListSearchBar>
 
-        {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
-
-        <Paper>
-          {list.isFetching && <LinearProgress />}
-          <TableContainer>
-            <Table size="small" aria-label={t('title')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('columns.id')}</TableCell>
-                  <TableCell>{t('columns.username')}</TableCell>
-                  <TableCell>{t('columns.group')}</TableCell>
-                  <TableCell>{t('columns.stats')}</TableCell>
-                  <TableCell>{t('columns.invite')}</TableCell>
-                  <TableCell>{t('columns.role')}</TableCell>
-                  <TableCell>{t('columns.status')}</TableCell>
-                  <TableCell>{t('columns.actions')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((user) => (
-                  <UserRow
-                    key={user.id}
-                    user={user}
-                    actorRole={actorRole}
-                    display={display}
-                    t={t}
-                    onAction={act}
-                    onEdit={() => setEditingId(user.id)}
-                  />
-                ))}
-                {!list.isFetching && items.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={8} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination
-            component="div"
-            count={total}
-            page={Math.max(0, page - 1)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
-            onPageChange={(_event, next) => setPage(next + 1)}
-            onRowsPerPageChange={(event) => {
-              const next = parsePageSize(event.target.value);
-              storage.setItem(PAGE_SIZE_STORAGE_KEY, String(next));
-              setPageSize(next);
-              setPage(1);
-            }}
-            labelRowsPerPage={t('pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('pagination.displayed', { from, to, count })}
-          />
-        </Paper>
-      </Stack>
+        <ListTable t={t} label={t('title')} columns={COLUMNS} query={list} paging={paging}>
+          {items.map((user) => (
+            <UserRow
+              key={user.id}
+              user={user}
+              actorRole={actorRole}
+              display={display}
+              t={t}
+              onAction={act}
+              onEdit={() => setEditingId(user.id)}
+            />
+          ))}
+        </ListTable>
+      </ListPageLayout>
 
       <AddUserDrawer open={adding} onClose={() => setAdding(false)} />
       <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} />
@@ -226,7 +160,7 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
           setPending(null);
         }}
       />
-    </Box>
+    </>
   );
 }
 
