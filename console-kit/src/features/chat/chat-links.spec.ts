@@ -50,7 +50,7 @@ describe('chat links', () => {
     );
     const data = new URL(filled).searchParams.get('data')!;
     expect(JSON.parse(atob(data))).toEqual({
-      id: 'new-api',
+      id: 'gatehouse',
       baseUrl: 'https://gw.example',
       apiKey: 'sk-abc',
     });

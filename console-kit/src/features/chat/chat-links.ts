@@ -9,8 +9,8 @@
 
 /** Every placeholder a template may hold. */
 export const CHAT_PLACEHOLDERS = ['{key}', '{address}', '{cherryConfig}'] as const;
-/** Cherry Studio's provider id for gateways of this family (its import maps the key to that provider). */
-export const CHERRY_PROVIDER_ID = 'new-api';
+/** The provider id the Cherry Studio import link gives this gateway. */
+export const CHERRY_PROVIDER_ID = 'gatehouse';
 
 export interface ChatLink {
   name: string;

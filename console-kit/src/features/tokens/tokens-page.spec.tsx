@@ -140,7 +140,7 @@ describe('TokensPage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(tab.location.href.startsWith('cherrystudio://')).toBe(true));
     const data = new URL(tab.location.href).searchParams.get('data')!;
     expect(JSON.parse(atob(data))).toEqual({
-      id: 'new-api',
+      id: 'gatehouse',
       baseUrl: 'https://gw.example',
       apiKey: 'sk-FULL',
     });

@@ -8,7 +8,7 @@ export const TOKEN_QUOTA_MAX = Number.MAX_SAFE_INTEGER;
 /** Latest accepted expiry: 9999-12-31T23:59:59Z. */
 export const TOKEN_EXPIRY_MAX = 253402300799;
 export const TOKEN_CREATE_MAX = 100;
-/** Tokens a user may hold at once (not configurable; one-api's family has no such option either). */
+/** Tokens a user may hold at once (not configurable). */
 export const MAX_TOKENS_PER_USER = 1000;
 /** Names of tokens created together get `-` and a random suffix of this alphabet and length. */
 export const SUFFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
