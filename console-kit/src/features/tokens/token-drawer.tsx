@@ -43,6 +43,12 @@ import {
 import { TOKENS_NAMESPACE, tokensLocales } from './tokens-locales';
 
 const DRAWER_WIDTH = 600;
+/** The per-token limits: form key, wire name, label and optional help text (i18n keys). */
+const LIMIT_FIELDS = [
+  ['rpmLimit', 'rpm_limit', 'drawer.rpmLimit', null],
+  ['tpmLimit', 'tpm_limit', 'drawer.tpmLimit', 'drawer.tpmLimitHelp'],
+  ['concurrencyLimit', 'concurrency_limit', 'drawer.concurrencyLimit', null],
+] as const;
 
 export interface TokenDrawerProps {
   /** null: closed; 'new': create; a number: edit that token. */
@@ -296,34 +302,19 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
           </Typography>
         </Box>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
-            label={t('drawer.rpmLimit')}
-            name="rpm_limit"
-            type="number"
-            value={form.rpmLimit}
-            onChange={(event) => set('rpmLimit', event.target.value)}
-            slotProps={{ htmlInput: { min: 0, step: 1 } }}
-            fullWidth
-          />
-          <TextField
-            label={t('drawer.tpmLimit')}
-            name="tpm_limit"
-            type="number"
-            value={form.tpmLimit}
-            onChange={(event) => set('tpmLimit', event.target.value)}
-            helperText={t('drawer.tpmLimitHelp')}
-            slotProps={{ htmlInput: { min: 0, step: 1 } }}
-            fullWidth
-          />
-          <TextField
-            label={t('drawer.concurrencyLimit')}
-            name="concurrency_limit"
-            type="number"
-            value={form.concurrencyLimit}
-            onChange={(event) => set('concurrencyLimit', event.target.value)}
-            slotProps={{ htmlInput: { min: 0, step: 1 } }}
-            fullWidth
-          />
+          {LIMIT_FIELDS.map(([key, name, label, help]) => (
+            <TextField
+              key={name}
+              label={t(label)}
+              name={name}
+              type="number"
+              value={form[key]}
+              onChange={(event) => set(key, event.target.value)}
+              helperText={help ? t(help) : undefined}
+              slotProps={{ htmlInput: { min: 0, step: 1 } }}
+              fullWidth
+            />
+          ))}
         </Stack>
         {error && (
           <Alert severity="error" role="alert">

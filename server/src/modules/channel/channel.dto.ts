@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
 import { Allow, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
 
 /**
@@ -6,7 +7,7 @@ import { Allow, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
  * (required name/key/models, JSON objects, priority, weight, lengths) live in channel-rules.ts, so
  * fields whose wrong type must answer such a message are only whitelisted (`@Allow`).
  */
-export class ChannelFieldsDto {
+export class ChannelFieldsDto extends ScopedLimitsDto {
   @ApiPropertyOptional({ description: 'channel type id (see GET /api/models)', example: 1 })
   @Allow()
   type?: unknown;
@@ -35,15 +36,6 @@ export class ChannelFieldsDto {
   @ApiPropertyOptional({ description: '1 or 0 (default 1)' }) @Allow() auto_ban?: unknown;
   @ApiPropertyOptional({ description: '1 enabled, 2 disabled (3 automatically disabled)' }) @Allow() status?: unknown;
   @ApiPropertyOptional({ description: '0 = no limit' }) @Allow() max_input_tokens?: unknown;
-  @ApiPropertyOptional({ description: 'requests per minute on this channel, 0 to 1000000 (0 = no limit)' })
-  @Allow()
-  rpm_limit?: unknown;
-  @ApiPropertyOptional({ description: 'tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)' })
-  @Allow()
-  tpm_limit?: unknown;
-  @ApiPropertyOptional({ description: 'requests in flight at once, 0 to 100000 (0 = no limit)' })
-  @Allow()
-  concurrency_limit?: unknown;
 }
 
 export class CreateChannelDto extends ChannelFieldsDto {

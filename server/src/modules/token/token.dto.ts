@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
 import { Allow, IsInt } from 'class-validator';
 
 /**
@@ -6,7 +7,7 @@ import { Allow, IsInt } from 'class-validator';
  * groups) and their localized messages live in token-rules.ts and TokenManageService, so a wrong
  * type gets the same clear message as a wrong value.
  */
-export class TokenFieldsDto {
+export class TokenFieldsDto extends ScopedLimitsDto {
   @ApiPropertyOptional({ description: 'at most 50 characters' }) @Allow() name?: unknown;
   @ApiPropertyOptional({ description: 'integer, 0 to 2^53 − 1', example: 500000 }) @Allow() remain_quota?: unknown;
   @ApiPropertyOptional({ description: '-1 (never) or unix seconds in the future', example: -1 })
@@ -17,15 +18,6 @@ export class TokenFieldsDto {
   @ApiPropertyOptional({ description: 'comma list of model names' }) @Allow() model_limits?: unknown;
   @ApiPropertyOptional({ description: 'one IP or CIDR per line' }) @Allow() allow_ips?: unknown;
   @ApiPropertyOptional({ description: "'' or a group the user may use" }) @Allow() group?: unknown;
-  @ApiPropertyOptional({ description: 'requests per minute with this token, 0 to 1000000 (0 = no limit)' })
-  @Allow()
-  rpm_limit?: unknown;
-  @ApiPropertyOptional({ description: 'tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)' })
-  @Allow()
-  tpm_limit?: unknown;
-  @ApiPropertyOptional({ description: 'requests in flight at once, 0 to 100000 (0 = no limit)' })
-  @Allow()
-  concurrency_limit?: unknown;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {
