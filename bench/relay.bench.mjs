@@ -11,16 +11,28 @@
 //   BENCH_BUILD=1                                   run `npm run build:server` first
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   node flags for the gateway process
 //   BENCH_OPTIONS='{"LogConsumeEnabled":"false"}'   options set before the run (experiments; noted in the output)
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import {
+  api,
+  ask,
+  cpuSeconds,
+  forkReady,
+  freePort,
+  machineBusy,
+  rssMb,
+  root,
+  serverJs,
+  sleep,
+  table,
+  waitFor,
+} from './support/harness.mjs';
 import { CONTENT, MODEL, USAGE } from './support/mock-openai.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const quick = process.env.BENCH_QUICK === '1';
 const duration = Number(process.env.BENCH_DURATION ?? process.env.BENCH_SECONDS ?? (quick ? 3 : 10));
 const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 1 : 2));
@@ -39,103 +51,8 @@ const CHARGE = Math.round(
 );
 
 const CHANNEL_KEY = 'sk-bench-upstream-channel-key';
-const serverJs = join(root, 'dist/server/src/main.js');
 
 // ------------------------------------------------------------------------------------------ helpers
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Forks a support process and resolves with it once it reports {ready, port}. */
-function forkReady(file, env = {}) {
-  const child = fork(join(root, 'bench/support', file), [], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
-    child.once('message', (m) =>
-      m?.ready ? resolve({ child, port: m.port }) : reject(new Error(`${file}: ${JSON.stringify(m)}`)),
-    );
-  });
-}
-
-let askSeq = 0;
-function ask(child, cmd) {
-  const id = ++askSeq;
-  return new Promise((resolve) => {
-    const on = (m) => {
-      if (m?.id !== id) return;
-      child.off('message', on);
-      resolve(m);
-    };
-    child.on('message', on);
-    child.send({ id, cmd });
-  });
-}
-
-function rssMb(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+)`, 'm'))?.[1]);
-    return { rss_mb: +(kb('VmRSS') / 1024).toFixed(1), hwm_mb: +(kb('VmHWM') / 1024).toFixed(1) };
-  } catch {
-    return { rss_mb: null, hwm_mb: null };
-  }
-}
-
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
-  } catch {
-    return null;
-  }
-}
-
-/** Share of all cores in use over one second, from /proc/stat (0..1). */
-async function machineBusy() {
-  const read = () => {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { idle: f[3] + (f[4] ?? 0), total: f.reduce((a, b) => a + b, 0) };
-  };
-  try {
-    const a = read();
-    await sleep(1000);
-    const b = read();
-    return 1 - (b.idle - a.idle) / (b.total - a.total);
-  } catch {
-    return 0;
-  }
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /**
  * Runs autocannon for `seconds` (or for exactly `amount` requests); latencies of 2xx answers are also
@@ -161,35 +78,6 @@ function load(url, c, seconds, body, headers, amount) {
 }
 
 const us = (v) => +(v / 1000).toFixed(2);
-
-function table(rows, cols) {
-  const cells = rows.map((r) =>
-    cols.map(([key]) => (r[key] === null || r[key] === undefined ? 'n/a' : String(r[key]))),
-  );
-  const widths = cols.map(([, title], i) => Math.max(title.length, ...cells.map((c) => c[i].length)));
-  const line = (vals) => vals.map((v, i) => (i < 3 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
-  console.log(line(cols.map(([, t]) => t)));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
-}
-
-async function api(base, session, method, path, body) {
-  const headers = body === undefined ? {} : { 'content-type': 'application/json' };
-  if (session) Object.assign(headers, { cookie: session.cookie, 'New-Api-User': String(session.id) });
-  const r = await fetch(base + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: r.status, json, text, headers: r.headers };
-}
 
 const requestBody = {
   'non-stream': JSON.stringify({
@@ -388,8 +276,19 @@ try {
   if (failures.length) throw new Error(`verification failed:\n  ${failures.join('\n  ')}`);
 
   const self = async () => (await api(base, session, 'GET', '/api/user/self')).json?.data?.quota;
-  await sleep(500); // let the verification requests settle (the ledger flushes every ≤ 200 ms)
-  const quotaBefore = gatewayKey ? await self() : null;
+  // The balance once the ledger has written everything in flight (it flushes every ≤ 200 ms; a busy
+  // machine can take longer): polled until two reads agree.
+  const settled = async () => {
+    let q = await self();
+    for (let i = 0; i < 20; i++) {
+      await sleep(300);
+      const next = await self();
+      if (next === q) break;
+      q = next;
+    }
+    return q;
+  };
+  const quotaBefore = gatewayKey ? await settled() : null;
   await ask(mock.child, 'reset');
   let gatewayCompleted = 0;
   let gatewaySent = 0;
@@ -549,16 +448,6 @@ try {
   // fixed number of requests per mode that all complete must cost exactly that many charges.
   let billing = null;
   if (gatewayKey) {
-    const settled = async () => {
-      let q = await self();
-      for (let i = 0; i < 20; i++) {
-        await sleep(300);
-        const next = await self();
-        if (next === q) break;
-        q = next;
-      }
-      return q;
-    };
     const upstream = (await ask(mock.child, 'stats')).counts[`Bearer ${CHANNEL_KEY}`] ?? 0;
     const quotaAfter = await settled();
     const consumed = quotaBefore - quotaAfter;
