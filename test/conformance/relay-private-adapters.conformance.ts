@@ -99,7 +99,7 @@ const CHAT_CASES: ChatCase[] = [
       /^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/chat\/completions$/,
       /^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/chat\/completions$/,
     ],
-    tools: false,
+    tools: true,
   },
   {
     name: 'Zhipu legacy (16)',
@@ -111,7 +111,7 @@ const CHAT_CASES: ChatCase[] = [
     ],
     tools: false,
   },
-  { name: 'Tencent Hunyuan (23)', type: 23, model: 'hunyuan-lite', paths: [/^\/$/, /^\/$/], tools: false },
+  { name: 'Tencent Hunyuan (23)', type: 23, model: 'hunyuan-lite', paths: [/^\/$/, /^\/$/], tools: true },
 ];
 
 interface EmbeddingCase {
@@ -177,6 +177,7 @@ describe('private-format adapter conformance', () => {
   let root: ApiClient;
   let key: string;
   let vertexKey: string;
+  let difyChannel: number;
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
@@ -204,7 +205,7 @@ describe('private-format adapter conformance', () => {
       key: 'co-mock-key',
       models: 'command-r,embed-english-v3.0,rerank-english-v3.0',
     });
-    await makeChannel(t, { ...base, type: 37, key: 'app-mock-dify', models: 'dify' });
+    difyChannel = await makeChannel(t, { ...base, type: 37, key: 'app-mock-dify', models: 'dify' });
     await makeChannel(t, { ...base, type: 4, key: 'ollama-mock-key', models: 'llama3.1,nomic-embed-text' });
     await makeChannel(t, {
       ...base,
@@ -585,6 +586,156 @@ describe('private-format adapter conformance', () => {
       });
       await settle(t);
       expect(await lastLog()).toMatchObject({ prompt_tokens: 12, completion_tokens: 6, quota: 24 });
+    });
+
+    it('Dify: a non-stream request is sent as a stream and its events aggregated (chatflow and agent app)', async () => {
+      for (const directive of ['', '[[agent]] ']) {
+        await settle(t);
+        const before = await quotaOf(t, root.userId!);
+        const res = await openai().chat.completions.create({
+          model: 'dify',
+          messages: user(`${directive}[[usage=12,6]]`),
+        });
+        expect(res.object).toBe('chat.completion');
+        expect(res.choices[0].message.content).toBe(REPLY);
+        expect(res.choices[0].finish_reason).toBe('stop');
+        expect(res.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 6 });
+        expect(res.id).toMatch(/^00000000-0000-4000-8000-/);
+        expect(mock.last?.body).toMatchObject({ response_mode: 'streaming' });
+        await settle(t);
+        expect(await lastLog()).toMatchObject({
+          type: 2,
+          is_stream: false,
+          prompt_tokens: 12,
+          completion_tokens: 6,
+          quota: 24,
+        });
+        expect(await quotaOf(t, root.userId!)).toBe(before - 24);
+      }
+    });
+
+    it('Dify: the channel test (a non-stream call) reads the streamed answer', async () => {
+      const res = await root.get(`/api/channel/test/${difyChannel}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, message: '' });
+      expect(mock.last?.body).toMatchObject({ response_mode: 'streaming' });
+    });
+
+    it('Dify: an error event ends a non-stream request with the error (no charge) and a stream with an error chunk', async () => {
+      await settle(t);
+      const before = await quotaOf(t, root.userId!);
+      await expect(
+        openai().chat.completions.create({
+          model: 'dify',
+          messages: user('[[agent]] [[streamerror=the model is overloaded]]'),
+        }),
+      ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('the model is overloaded') });
+      await settle(t);
+      expect(await quotaOf(t, root.userId!)).toBe(before);
+      expect(await lastLog()).toMatchObject({ type: 5, quota: 0 });
+
+      const consume = async () => {
+        const stream = await openai().chat.completions.create({
+          model: 'dify',
+          stream: true,
+          messages: user('[[agent]] [[streamerror=the model is overloaded]]'),
+        });
+        for await (const _chunk of stream) {
+          // drained until the in-stream error
+        }
+      };
+      await expect(consume()).rejects.toThrow(/the model is overloaded/);
+    });
+
+    it('Baidu: sends tools as ERNIE functions and a tool result as a function turn', async () => {
+      const res = await openai().chat.completions.create({
+        model: 'ERNIE-3.5-8K',
+        tools,
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+        messages: [
+          { role: 'user', content: 'weather in Paris?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_7',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_7', content: '{"temp":21} [[usage=9,4]]' },
+        ],
+      });
+      expect(res.choices[0].message.content).toBe(REPLY);
+      expect(res.usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 4 });
+      expect(mock.last?.body).toMatchObject({
+        functions: [
+          { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        ],
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+        messages: [
+          { role: 'user', content: 'weather in Paris?' },
+          {
+            role: 'assistant',
+            content: '',
+            function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+          { role: 'function', name: 'get_weather', content: '{"temp":21} [[usage=9,4]]' },
+        ],
+      });
+    });
+
+    it('Tencent: sends Tools/ToolChoice and a tool result with its ToolCallId', async () => {
+      const stream = openai().chat.completions.stream({
+        model: 'hunyuan-lite',
+        tools,
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+        messages: [
+          { role: 'user', content: 'weather in Paris? [[usage=9,4]]' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [
+              {
+                id: 'call_7',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_7', content: '{"temp":21}' },
+        ],
+      });
+      const final = await stream.finalChatCompletion();
+      expect(final.choices[0].message.content).toBe(REPLY);
+      const tool = {
+        Type: 'function',
+        Function: { Name: 'get_weather', Parameters: JSON.stringify(tools[0].function.parameters) },
+      };
+      expect(mock.last?.body).toMatchObject({
+        Stream: true,
+        Tools: [tool],
+        ToolChoice: 'custom',
+        CustomTool: tool,
+        Messages: [
+          { Role: 'user', Content: 'weather in Paris? [[usage=9,4]]' },
+          {
+            Role: 'assistant',
+            ToolCalls: [
+              {
+                Id: 'call_7',
+                Type: 'function',
+                Function: { Name: 'get_weather', Arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+          { Role: 'tool', Content: '{"temp":21}', ToolCallId: 'call_7' },
+        ],
+      });
+      await settle(t);
+      expect(await lastLog()).toMatchObject({ prompt_tokens: 9, completion_tokens: 4 });
     });
 
     it('Bedrock: signs with SigV4 (checked by re-signing) and uses an inference profile where required', async () => {

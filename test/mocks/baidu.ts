@@ -73,6 +73,40 @@ function usageJson(u: MockUsage | null, completion: number): Record<string, numb
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
+/** ERNIE function calling: `functions` [{name, description?, parameters}], tool_choice, function turns. */
+interface FunctionBody {
+  functions?: unknown;
+  tool_choice?: { type?: unknown; function?: { name?: unknown } } | null;
+}
+
+function checkFunctions(body: FunctionBody, messages: unknown[]): string | null {
+  if (body.functions !== undefined) {
+    if (!Array.isArray(body.functions) || body.functions.length === 0)
+      return 'functions must be a non-empty list';
+    for (const f of body.functions as Array<Record<string, unknown> | null>) {
+      if (typeof f?.name !== 'string' || f.name === '') return 'functions[].name is required';
+      if (f.parameters === null || typeof f.parameters !== 'object')
+        return 'functions[].parameters must be an object';
+    }
+  }
+  if (body.tool_choice !== undefined) {
+    const choice = body.tool_choice;
+    const names = Array.isArray(body.functions) ? body.functions.map((f: { name?: unknown }) => f?.name) : [];
+    if (choice?.type !== 'function' || !names.includes(choice.function?.name)) {
+      return 'tool_choice must name one of the functions';
+    }
+  }
+  for (const m of messages as Array<Record<string, unknown>>) {
+    if (m.role === 'function' && (typeof m.name !== 'string' || m.name === ''))
+      return 'a function message needs its name';
+    const call = m.function_call as { name?: unknown; arguments?: unknown } | undefined;
+    if (call !== undefined && (typeof call?.name !== 'string' || typeof call.arguments !== 'string')) {
+      return 'function_call needs a name and arguments string';
+    }
+  }
+  return null;
+}
+
 /** POST …/chat/{endpoint}. */
 export async function baiduChat(ctx: Ctx): Promise<void> {
   const { ex, body } = ctx;
@@ -81,9 +115,16 @@ export async function baiduChat(ctx: Ctx): Promise<void> {
   if (messages.length === 0) return invalid(ex, 'the messages should not be empty');
   if (messages.length % 2 === 0) return invalid(ex, 'the length of messages must be an odd number');
   const roles = messages.map((m) => (m as { role?: unknown } | null)?.role);
-  if (roles.some((role, i) => role !== (i % 2 === 0 ? 'user' : 'assistant'))) {
+  // Odd turns (1st, 3rd...) are user or function turns, even ones assistant; the first is a user turn.
+  if (
+    roles.some((role, i) =>
+      i % 2 === 0 ? role !== 'user' && (role !== 'function' || i === 0) : role !== 'assistant',
+    )
+  ) {
     return invalid(ex, 'the role of message with odd index in the messages must be assistant');
   }
+  const functionError = checkFunctions(body, messages);
+  if (functionError) return invalid(ex, functionError);
   const last = messages.at(-1) as { content?: unknown };
   const d = parseDirectives(textOf(last.content));
   if (await ex.gate(d, baiduError)) return;

@@ -7,6 +7,7 @@
  * The mock app is a chatflow (advanced-chat: workflow and node events around the `message` events);
  * under [[agent]] it is an agent app (agent_thought / agent_message events, and no blocking mode, as
  * Dify's agent apps). Dify runs its tools itself, so [[tool=...]] has no meaning here.
+ * [[streamerror=text]] ends a streamed answer with an `error` event (status 400) instead of message_end.
  */
 import { MockUsage, parseDirectives, replyPieces, usageOf } from './directives';
 import { CREATED, Ctx, defaultErrorMessage, ErrorWriter, Exchange, sseData } from './exchange';
@@ -120,6 +121,10 @@ export async function difyChat(ctx: Ctx): Promise<void> {
     emit(kind, { id: ids.message_id, answer: p, created_at: CREATED }),
   );
   if (!done) return;
+  if (d.streamError !== undefined) {
+    emit('error', { status: 400, code: 'completion_request_error', message: d.streamError });
+    return ex.end();
+  }
   if (d.agent) {
     emit('agent_thought', {
       id: uuid(ctx.n, 5),

@@ -25,6 +25,8 @@ export interface Directives {
   hang: boolean;
   /** Dify: answer as an agent app (agent_thought / agent_message events) rather than a chatflow. */
   agent?: boolean;
+  /** Dify: end the stream with an `error` event carrying this message instead of message_end. */
+  streamError?: string;
 }
 
 export const DEFAULT_REPLY = 'Hello from the mock upstream.';
@@ -81,6 +83,9 @@ export function parseDirectives(text: string): Directives {
         break;
       case 'hang':
         d.hang = true;
+        break;
+      case 'streamerror':
+        d.streamError = value ?? 'stream failed';
         break;
       case 'agent':
         d.agent = true;

@@ -1,4 +1,9 @@
-/** Gemini (Generative Language API v1beta) wire format: errors, generate/stream, embeddings, models. */
+/**
+ * Gemini (Generative Language API v1beta) wire format: errors, generate/stream, embeddings, models.
+ * Image output: a request whose generationConfig.responseModalities holds "IMAGE" is refused with
+ * 400 INVALID_ARGUMENT unless the model is an image model (its name contains "image"); an image model
+ * then answers its text followed by one inlineData PNG part (streamed: as the last event).
+ */
 import {
   lastUser,
   MockUsage,
@@ -51,6 +56,11 @@ function usageMetadata(u: MockUsage, candidates: number): Record<string, unknown
   };
 }
 
+/** The image every image-model answer carries (a 1×1 PNG). */
+export const MOCK_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const IMAGE_PIECE = '\u0000image';
+
 /** POST /v1beta/models/{model}:generateContent and :streamGenerateContent (alt=sse, or a JSON array). */
 export async function generateContent(ctx: Ctx, stream: boolean): Promise<void> {
   const { ex, body } = ctx;
@@ -61,8 +71,14 @@ export async function generateContent(ctx: Ctx, stream: boolean): Promise<void> 
   const d = parseDirectives(textOf(last?.parts));
   if (await ex.gate(d, geminiError)) return;
   const model = ctx.pathModel ?? '';
-  const pieces = d.tool ? [''] : replyPieces(d);
-  const usage = usageOf(d, d.tool ? 2 : pieces.length);
+  const config = (body.generationConfig ?? {}) as { responseModalities?: unknown };
+  const wantsImage = Array.isArray(config.responseModalities) && config.responseModalities.includes('IMAGE');
+  if (wantsImage && !model.includes('image')) {
+    return invalid(ex, 'Model does not support the requested response modalities: image');
+  }
+  const text = d.tool ? [''] : replyPieces(d);
+  const usage = usageOf(d, d.tool ? 2 : text.length);
+  const pieces = wantsImage && !d.tool ? [...text, IMAGE_PIECE] : text;
   const chunk = (part: object, index: number) => {
     const final = index === pieces.length - 1;
     const candidates = usage
@@ -72,7 +88,11 @@ export async function generateContent(ctx: Ctx, stream: boolean): Promise<void> 
       : 0;
     return {
       candidates: [
-        { content: { parts: [part], role: 'model' }, ...(final ? { finishReason: 'STOP' } : {}), index: 0 },
+        {
+          content: { parts: [part] as object[], role: 'model' },
+          ...(final ? { finishReason: 'STOP' } : {}),
+          index: 0,
+        },
       ],
       ...(usage ? { usageMetadata: usageMetadata(usage, candidates) } : {}),
       modelVersion: model,
@@ -80,11 +100,17 @@ export async function generateContent(ctx: Ctx, stream: boolean): Promise<void> 
     };
   };
   const part = (p: string) =>
-    d.tool ? { functionCall: { name: d.tool, args: TOOL_ARGUMENTS } } : { text: p };
+    d.tool
+      ? { functionCall: { name: d.tool, args: TOOL_ARGUMENTS } }
+      : p === IMAGE_PIECE
+        ? { inlineData: { mimeType: 'image/png', data: MOCK_PNG_BASE64 } }
+        : { text: p };
 
   if (!stream) {
     if (!(await ex.beforeAnswer(d))) return;
-    return ex.json(200, chunk(part(pieces.join('')), pieces.length - 1));
+    const answer = chunk(part(text.join('')), pieces.length - 1);
+    if (pieces.length > text.length) answer.candidates[0].content.parts.push(part(IMAGE_PIECE));
+    return ex.json(200, answer);
   }
   const sse = ctx.record.query.alt === 'sse';
   ex.begin(sse ? 'text/event-stream' : 'application/json; charset=UTF-8');

@@ -143,6 +143,48 @@ function usageJson(u: MockUsage | null, completion: number): Record<string, numb
   return { PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion };
 }
 
+function checkTool(tool: unknown): string | null {
+  const t = tool as { Type?: unknown; Function?: { Name?: unknown; Parameters?: unknown } } | null;
+  if (t?.Type !== 'function') return 'Tool.Type must be function';
+  if (typeof t.Function?.Name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(t.Function.Name)) {
+    return 'Tool.Function.Name is invalid';
+  }
+  if (typeof t.Function.Parameters !== 'string') return 'Tool.Function.Parameters must be a JSON string';
+  try {
+    JSON.parse(t.Function.Parameters);
+  } catch {
+    return 'Tool.Function.Parameters is not valid JSON';
+  }
+  return null;
+}
+
+/** Tools, ToolChoice (none|auto|custom, custom with a CustomTool), tool messages with a ToolCallId. */
+function checkTools(body: Record<string, unknown>): string | null {
+  if (body.Tools !== undefined) {
+    if (!Array.isArray(body.Tools)) return 'Tools must be a list';
+    for (const tool of body.Tools) {
+      const error = checkTool(tool);
+      if (error) return error;
+    }
+  }
+  if (body.ToolChoice !== undefined) {
+    if (!['none', 'auto', 'custom'].includes(body.ToolChoice as string))
+      return 'ToolChoice must be none, auto or custom';
+    if (body.ToolChoice === 'custom') {
+      if (body.CustomTool === undefined) return 'CustomTool is required when ToolChoice is custom';
+      const error = checkTool(body.CustomTool);
+      if (error) return error;
+    }
+  }
+  for (const m of body.Messages as Array<Record<string, unknown>>) {
+    if (m?.Role === 'tool' && (typeof m.ToolCallId !== 'string' || m.ToolCallId === '')) {
+      return 'a tool message needs its ToolCallId';
+    }
+    if (m?.ToolCalls !== undefined && !Array.isArray(m.ToolCalls)) return 'Message.ToolCalls must be a list';
+  }
+  return null;
+}
+
 /** POST / (X-TC-Action: ChatCompletions). */
 export async function hunyuanChat(ctx: Ctx): Promise<void> {
   const { ex, body, n } = ctx;
@@ -152,6 +194,8 @@ export async function hunyuanChat(ctx: Ctx): Promise<void> {
   if (!Array.isArray(body.Messages) || body.Messages.length === 0) {
     return fail(ex, 'MissingParameter', 'The request is missing a required parameter `Messages`.', n);
   }
+  const toolError = checkTools(body);
+  if (toolError) return fail(ex, 'InvalidParameter', toolError, n);
   const user = (body.Messages as Array<{ Role?: unknown; Content?: unknown } | null>).findLast(
     (m) => m?.Role === 'user',
   );

@@ -32,6 +32,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from './scoped-limit.service';
 import { InboundRequest, RelayContext } from './relay-context';
 import { ipAllowed, RelayCacheService, TokenSnapshot } from './relay-cache.service';
+import { aggregateStream } from './streaming/aggregate';
 import { createEventDecoder, formatSse } from './streaming/event-decoder';
 import { UsageProbe } from './streaming/usage-probe';
 import { sparkCall, UpstreamResponse } from './spark-transport';
@@ -134,6 +135,7 @@ export class RelayService {
       claudeDefaultMaxTokens: o.json('claude.default_max_tokens') ?? {},
       claudeThinkingAdapterEnabled: o.bool('claude.thinking_adapter_enabled'),
       claudeThinkingBudgetPercentage: o.num('claude.thinking_adapter_budget_tokens_percentage') || 0.8,
+      geminiSupportedImagineModels: o.json<string[]>('gemini.supported_imagine_models') ?? [],
     };
   }
 
@@ -479,8 +481,8 @@ export class RelayService {
         const e = this.upstreamError(a, up.statusCode, text);
         return { ok: false, status: up.statusCode, message: e.messageIn('en'), ms: Date.now() - started };
       }
-      const json = JSON.parse(text) as JsonObject;
-      a.adapter.convertResponse?.(json, a.areq);
+      if (a.adapter.createStreamAggregator && String(up.headers['content-type'] ?? '').includes('event-stream')) aggregateStream(a.adapter, a.areq, [Buffer.from(text)]);
+      else a.adapter.convertResponse?.(JSON.parse(text) as JsonObject, a.areq);
       return { ok: true, status: up.statusCode, message: '', ms: Date.now() - started };
     } catch (err) {
       const e = this.asRelayError(err);
@@ -526,6 +528,7 @@ export class RelayService {
     const contentType = String(up.headers['content-type'] ?? '');
     const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || (a.adapter.framing === 'ndjson' && !contentType.includes('application/json')));
     if (isStream) return this.metrics.trackStream(this.relayStream(ctx, a, up, res, signal));
+    if (!ctx.stream && a.adapter.createStreamAggregator && contentType.includes('event-stream')) return this.relayAggregated(ctx, a, up, res);
     if (!contentType.includes('json')) return this.relayBinary(ctx, a, up, res);
     return this.relayJson(ctx, a, up, res);
   }
@@ -563,6 +566,18 @@ export class RelayService {
     const untouched = json === parsed && (out === json || (out.model === json.model && sameShape(out, json)));
     if (untouched) this.writeText(res, 200, text);
     else this.writeJson(res, ctx.req, 200, out);
+    return { usage, firstTokenMs: 0, extra: {} };
+  }
+
+  /** A non-stream request answered with an event stream (Dify agent apps): folded into one answer. */
+  private async relayAggregated(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse): Promise<Outcome> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of up.body) chunks.push(chunk);
+    const json = aggregateStream(a.adapter, a.areq, chunks);
+    const out = this.toClientFormat(ctx, a, json);
+    const reported = usageOf(a.adapter.format, json);
+    const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : this.estimateUsage(ctx, out);
+    this.writeJson(res, ctx.req, 200, out);
     return { usage, firstTokenMs: 0, extra: {} };
   }
 

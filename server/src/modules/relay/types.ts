@@ -56,6 +56,12 @@ export interface StreamConverter<In, Out> {
   end(): Out[];
 }
 
+/** Folds the events of an upstream stream into one answer (see ProviderAdapter.createStreamAggregator). */
+export interface StreamAggregator {
+  push(input: SseEvent): void;
+  result(): JsonObject;
+}
+
 /** What an adapter knows about the channel serving a request. */
 export interface ChannelTarget {
   id: number;
@@ -79,6 +85,8 @@ export interface AdapterSettings {
   claudeDefaultMaxTokens: Record<string, number>;
   claudeThinkingAdapterEnabled: boolean;
   claudeThinkingBudgetPercentage: number;
+  /** Gemini models that generate images (`gemini.supported_imagine_models`). */
+  geminiSupportedImagineModels: string[];
 }
 
 export interface AdapterRequest {
@@ -136,6 +144,12 @@ export interface ProviderAdapter {
   convertResponse?(body: unknown, req: AdapterRequest): JsonObject;
   /** Upstream stream events → `format` events (SSE data as objects). Absent = identity. */
   createStreamConverter?(req: AdapterRequest): StreamConverter<SseEvent, SseEvent>;
+  /**
+   * For providers that answer some requests only as a stream (Dify agent apps): a non-stream client
+   * request is sent as a stream and, when the upstream answers with an event stream, its events are
+   * folded into one `format` answer. `result` may throw a RelayError for an error event.
+   */
+  createStreamAggregator?(req: AdapterRequest): StreamAggregator;
   /** Readable message of an upstream error body (never containing keys or URLs). */
   errorMessage?(status: number, body: string): string;
 }

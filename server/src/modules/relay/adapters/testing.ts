@@ -14,6 +14,7 @@ export function neutralSettings(overrides: Partial<AdapterSettings> = {}): Adapt
     claudeDefaultMaxTokens: {},
     claudeThinkingAdapterEnabled: false,
     claudeThinkingBudgetPercentage: 0.8,
+    geminiSupportedImagineModels: [],
     ...overrides,
   };
 }

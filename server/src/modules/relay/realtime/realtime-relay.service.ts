@@ -6,7 +6,11 @@
  *   → balance > 0 → pick a channel (selector; handshake failures try the next one, up to RetryTimes)
  *   → upstream WebSocket open → client upgraded → frames relayed both ways, unchanged
  *   → every upstream `response.done` is billed on its usage (QuotaLedgerService, nothing reserved)
- *   → a balance at or below zero ends the session (error event, close 1008).
+ *   → a balance at or below zero ends the session (error event, close 1008)
+ *   → no frame either way for STREAMING_TIMEOUT seconds ends it too (close 1001, "idle timeout ...").
+ *
+ * The channel's `setting.proxy` (an http(s) proxy URL, as for HTTP calls) carries the upstream
+ * WebSocket through an HTTP CONNECT tunnel.
  *
  * Refusals before the upgrade are HTTP answers with the OpenAI error JSON; nothing is upgraded.
  * Pure parts (URLs, usage, log rows, close codes) live in ./realtime-protocol.ts.
@@ -15,6 +19,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { HttpsProxyAgent } from 'https-proxy-agent';
 import WebSocket, { WebSocketServer } from 'ws';
 import { pickLang } from '../../../common/i18n/messages';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -74,6 +79,11 @@ export class RealtimeRelay implements OnModuleDestroy {
   /** Request id of each upgrade in progress, answered in the 101 as X-Oneapi-Request-Id. */
   private readonly ids = new WeakMap<IncomingMessage, string>();
   private readonly handshakeMs: number;
+  /** Idle limit of a session (STREAMING_TIMEOUT); 0 = none. */
+  readonly idleMs: number;
+  readonly idleSeconds: number;
+  /** One proxy agent per proxy URL of the channels' settings. */
+  private readonly proxies = new Map<string, HttpsProxyAgent<string>>();
   private server: Server | null = null;
   private closing = false;
 
@@ -88,6 +98,8 @@ export class RealtimeRelay implements OnModuleDestroy {
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
     this.handshakeMs = config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : 30_000;
+    this.idleSeconds = Math.max(0, config.streamingTimeoutSeconds);
+    this.idleMs = this.idleSeconds * 1000;
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -119,6 +131,29 @@ export class RealtimeRelay implements OnModuleDestroy {
     await Promise.all(open.map((s) => s.shutdown(1001, 'server shutting down')));
     await Promise.all(open.map((s) => s.billed()));
     this.wss.close();
+    for (const agent of this.proxies.values()) agent.destroy();
+  }
+
+  /** The proxy agent of a channel with `setting.proxy`, else undefined (direct connection). */
+  private proxyAgent(ch: ChannelSnapshot): HttpsProxyAgent<string> | undefined {
+    const proxy = typeof ch.setting.proxy === 'string' ? ch.setting.proxy.trim() : '';
+    if (!proxy) return undefined;
+    let agent = this.proxies.get(proxy);
+    if (!agent) {
+      try {
+        agent = new HttpsProxyAgent(proxy);
+      } catch {
+        throw new RelayError(
+          502,
+          'relay_upstream_failed',
+          { reason: 'invalid channel proxy' },
+          '',
+          'upstream_error',
+        );
+      }
+      this.proxies.set(proxy, agent);
+    }
+    return agent;
   }
 
   ended(s: RealtimeSession): void {
@@ -295,9 +330,11 @@ export class RealtimeRelay implements OnModuleDestroy {
     ch: ChannelSnapshot,
     client: Duplex,
   ): Promise<WebSocket> {
+    const agent = this.proxyAgent(ch);
     return new Promise<WebSocket>((resolve, reject) => {
       let settled = false;
       const ws = new WebSocket(url, {
+        agent,
         headers,
         perMessageDeflate: false,
         maxPayload: MAX_BUFFERED_BYTES,
@@ -391,6 +428,9 @@ class RealtimeSession {
   private rateCounted = false;
   private readonly upstream: WebSocket;
   private readonly closed: Promise<void>;
+  /** Time of the last frame either way, and the timer that checks it (STREAMING_TIMEOUT). */
+  private lastFrame = Date.now();
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly host: RealtimeRelay,
@@ -407,8 +447,12 @@ class RealtimeSession {
       );
     this.closed = Promise.all([bothClosed(client), bothClosed(upstream)]).then(() => host.ended(this));
 
-    client.on('message', (data, isBinary) => this.forward(upstream, toBuffer(data), isBinary));
+    client.on('message', (data, isBinary) => {
+      this.lastFrame = Date.now();
+      this.forward(upstream, toBuffer(data), isBinary);
+    });
     upstream.on('message', (data, isBinary) => {
+      this.lastFrame = Date.now();
       const buf = toBuffer(data);
       this.forward(client, buf, isBinary);
       if (!isBinary) this.observe(buf);
@@ -427,6 +471,24 @@ class RealtimeSession {
     upstream.on('error', (err) => this.abort('upstream', err));
     if (upstream.readyState === WebSocket.OPEN) upstream.resume();
     else void this.shutdown(1011, 'upstream connection lost');
+    if (host.idleMs > 0) this.armIdle(host.idleMs);
+    void this.closed.then(() => {
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+    });
+  }
+
+  /** Checks for idleness when the limit could first be reached, then again from the last frame. */
+  private armIdle(delay: number): void {
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.ending) return;
+      const idle = Date.now() - this.lastFrame;
+      if (idle >= this.host.idleMs) {
+        const reason = `idle timeout: no frames for ${this.host.idleSeconds} s`;
+        void this.shutdown(1001, reason, undefined, reason);
+      } else this.armIdle(this.host.idleMs - idle);
+    }, delay);
+    this.idleTimer.unref();
   }
 
   /** Resolves when every response seen so far is billed. */
@@ -435,14 +497,15 @@ class RealtimeSession {
   }
 
   /** Closes both sides (the client with `code`); resolves when both are closed (forced after a grace period). */
-  shutdown(code: number, reason: string, event?: string): Promise<void> {
+  shutdown(code: number, reason: string, event?: string, upstreamReason = ''): Promise<void> {
     if (!this.ending) {
       this.ending = true;
       if (this.client.readyState === WebSocket.OPEN) {
         if (event) this.client.send(event);
         this.client.close(code, closeReason(reason));
       }
-      if (this.upstream.readyState === WebSocket.OPEN) this.upstream.close(code === 1011 ? 1011 : 1000);
+      if (this.upstream.readyState === WebSocket.OPEN)
+        this.upstream.close(code === 1011 ? 1011 : 1000, closeReason(upstreamReason));
       const force = setTimeout(() => {
         this.client.terminate();
         this.upstream.terminate();

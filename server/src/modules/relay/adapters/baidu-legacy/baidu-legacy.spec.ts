@@ -203,6 +203,128 @@ describe('baidu chat', () => {
     ]);
   });
 
+  const weatherTool = {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  };
+
+  it('sends tools as ERNIE functions, a named tool_choice, and tool turns as function turns', () => {
+    const body: AdapterRequest['body'] = {
+      model: 'ERNIE-4.0-8K',
+      tools: [weatherTool, { type: 'retrieval' }],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
+      ],
+    };
+    const sent = JSON.parse(adapter.buildRequest(request({ body })).body as string);
+    expect(sent.functions).toEqual([
+      {
+        name: 'get_weather',
+        description: 'Weather of a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ]);
+    expect(sent.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
+    expect(sent.messages).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+      { role: 'function', name: 'get_weather', content: '{"temp":21}' },
+    ]);
+    const none = JSON.parse(
+      adapter.buildRequest(request({ body: { ...body, tool_choice: 'none' } })).body as string,
+    );
+    expect(none.functions).toBeUndefined();
+    expect(none.tool_choice).toBeUndefined();
+  });
+
+  it('converts a function_call answer to tool_calls, plain and streamed', () => {
+    const functionCall = {
+      name: 'get_weather',
+      thoughts: 'Need the weather.',
+      arguments: '{"city":"Paris"}',
+    };
+    const answer = adapter.convertResponse!(
+      {
+        id: 'as-9',
+        created: 5,
+        result: '',
+        finish_reason: 'function_call',
+        function_call: functionCall,
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+      },
+      request(),
+    );
+    expect(answer.choices).toEqual([
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_as-9',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ]);
+    const converter = adapter.createStreamConverter!(request({ stream: true }));
+    const out = converter.push({
+      data: JSON.stringify({
+        id: 'as-9',
+        created: 5,
+        is_end: true,
+        result: '',
+        finish_reason: 'function_call',
+        function_call: functionCall,
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+      }),
+    });
+    expect(data(out).map((chunk) => chunk.choices[0] ?? chunk.usage)).toEqual([
+      {
+        index: 0,
+        delta: {
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_as-9',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        finish_reason: null,
+      },
+      { index: 0, delta: {}, finish_reason: 'tool_calls' },
+      { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    ]);
+  });
+
   it('reports an error event in the stream', () => {
     const converter = adapter.createStreamConverter!(request({ stream: true }));
     expect(

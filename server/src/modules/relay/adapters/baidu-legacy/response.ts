@@ -1,9 +1,10 @@
 /**
- * Baidu legacy answers → OpenAI. Chat {id, created, result, finish_reason, usage} → chat.completion;
- * embeddings {data: [{embedding}], usage} → an embeddings list. Error answers throw a RelayError.
+ * Baidu legacy answers → OpenAI. Chat {id, created, result, finish_reason, function_call?, usage} →
+ * chat.completion (a `function_call: {name, arguments, thoughts}` becomes one tool call, finish reason
+ * tool_calls); embeddings {data: [{embedding}], usage} → an embeddings list. Error answers throw a RelayError.
  */
 import type { JsonObject } from '../../types';
-import { arr, asObj, chatCompletion, embeddingList, num, str } from '../util';
+import { arr, asObj, chatCompletion, embeddingList, isObj, type JsonRecord, num, str } from '../util';
 import { baiduAnswerError } from './errors';
 
 const FINISH_REASONS: Record<string, string> = {
@@ -23,13 +24,29 @@ export function baiduUsage(usage: unknown): { prompt: number; completion: number
   return { prompt: num(u.prompt_tokens) ?? 0, completion: num(u.completion_tokens) ?? 0 };
 }
 
+/** ERNIE's function_call → an OpenAI tool call (`call_<answer id>`), or null. */
+export function baiduToolCall(functionCall: unknown, answerId: string): JsonRecord | null {
+  if (!isObj(functionCall) || str(functionCall.name) === undefined) return null;
+  return {
+    id: `call_${answerId}`,
+    type: 'function',
+    function: { name: str(functionCall.name) ?? '', arguments: str(functionCall.arguments) ?? '{}' },
+  };
+}
+
 export function baiduChatToOpenAI(body: unknown, model: string): JsonObject {
   const error = baiduAnswerError(body);
   if (error) throw error;
   const answer = asObj(body);
   const meta = { id: str(answer.id) ?? 'chatcmpl-baidu', created: num(answer.created) ?? 0, model };
   const usage = baiduUsage(answer.usage);
-  const message = { role: 'assistant', content: str(answer.result) ?? '' };
+  const text = str(answer.result) ?? '';
+  const call = baiduToolCall(answer.function_call, meta.id);
+  if (call) {
+    const message: JsonObject = { role: 'assistant', content: text === '' ? null : text, tool_calls: [call] };
+    return chatCompletion(meta, message, 'tool_calls', usage.prompt, usage.completion);
+  }
+  const message = { role: 'assistant', content: text };
   return chatCompletion(meta, message, finishReason(answer.finish_reason), usage.prompt, usage.completion);
 }
 

@@ -21,7 +21,7 @@ describe('dify adapter', () => {
     expect(bodyOf(call)).toEqual({
       inputs: {},
       query: 'Hello',
-      response_mode: 'blocking',
+      response_mode: 'streaming',
       user: 'gatehouse',
     });
   });
@@ -117,6 +117,33 @@ describe('dify adapter', () => {
     expect(chunks.every((chunk) => chunk.id === 'm-2' && chunk.created === 1700000000)).toBe(true);
     expect(chunks[3].choices[0].finish_reason).toBe('stop');
     expect(chunks[4].usage).toEqual({ prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 });
+  });
+
+  it('aggregates the events of a streamed answer into one chat.completion (non-stream requests)', () => {
+    const aggregator = difyAdapter.createStreamAggregator!(request());
+    for (const event of [
+      sse({ event: 'agent_thought', id: 'th', thought: '' }),
+      sse({ event: 'agent_message', message_id: 'm-3', answer: 'Hel', created_at: 1700000001 }),
+      sse({ event: 'agent_message', message_id: 'm-3', answer: 'lo' }),
+      sse({
+        event: 'message_end',
+        message_id: 'm-3',
+        metadata: { usage: { prompt_tokens: 7, completion_tokens: 3 } },
+      }),
+    ])
+      aggregator.push(event);
+    expect(aggregator.result()).toEqual({
+      id: 'm-3',
+      object: 'chat.completion',
+      created: 1700000001,
+      model: 'dify',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+    });
+    const failing = difyAdapter.createStreamAggregator!(request());
+    failing.push(sse({ event: 'message', message_id: 'm-4', answer: 'x' }));
+    failing.push(sse({ event: 'error', status: 429, code: 'too_many_requests', message: 'slow down' }));
+    expect(() => failing.result()).toThrow(expect.objectContaining({ status: 429, text: 'slow down' }));
   });
 
   it('turns an error event into an in-stream error', () => {

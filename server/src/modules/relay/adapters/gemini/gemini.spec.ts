@@ -134,3 +134,79 @@ describe('gemini adapter', () => {
     expect(geminiAdapter.errorMessage?.(429, `[${error}]`)).toBe('API key not valid.');
   });
 });
+
+describe('gemini image models (gemini.supported_imagine_models)', () => {
+  const IMAGINE = { geminiSupportedImagineModels: ['gemini-2.0-flash-exp-image-generation'] };
+  const imageModel = 'gemini-2.0-flash-exp-image-generation';
+
+  it('asks listed models for image output, keeping a body’s own modalities, and leaves others alone', () => {
+    expect(body({ model: imageModel, settings: IMAGINE }).generationConfig).toEqual({
+      responseModalities: ['TEXT', 'IMAGE'],
+    });
+    expect(
+      body({
+        model: imageModel,
+        settings: IMAGINE,
+        body: { contents: [], generationConfig: { responseModalities: ['IMAGE'], temperature: 1 } },
+      }).generationConfig,
+    ).toEqual({ responseModalities: ['IMAGE'], temperature: 1 });
+    expect(body({ settings: IMAGINE }).generationConfig).toBeUndefined();
+  });
+
+  it('turns an images request into generateContent and the inline images into b64_json', () => {
+    const req = adapterRequest({
+      mode: 'images',
+      model: imageModel,
+      body: { model: imageModel, prompt: 'a red apple', n: 1 },
+      settings: IMAGINE,
+      channel: { type: 24, baseUrl: BASE, key: 'g-key' },
+    });
+    const images = geminiAdapter.buildRequest(req);
+    expect(images.url).toBe(`${BASE}/v1beta/models/${imageModel}:generateContent`);
+    expect(bodyOf(images)).toEqual({
+      contents: [{ role: 'user', parts: [{ text: 'a red apple' }] }],
+      generationConfig: { responseModalities: ['TEXT', 'IMAGE'] },
+    });
+    const answer = geminiAdapter.convertResponse!(
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { text: 'Here it is.' },
+                { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+              ],
+            },
+          },
+        ],
+        usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 1290 },
+      },
+      req,
+    );
+    expect(answer.data).toEqual([{ b64_json: 'iVBORw0KGgo=', revised_prompt: 'Here it is.' }]);
+    expect(typeof answer.created).toBe('number');
+    expect(answer.usageMetadata).toEqual({ promptTokenCount: 4, candidatesTokenCount: 1290 });
+    expect(() =>
+      geminiAdapter.convertResponse!(
+        { candidates: [{ content: { parts: [{ text: 'I cannot draw that.' }] } }] },
+        req,
+      ),
+    ).toThrow(/no image.*I cannot draw that/);
+  });
+
+  it('refuses the images endpoint for unlisted models and a missing prompt with 400', () => {
+    const images = (model: string, prompt?: string) => () =>
+      geminiAdapter.buildRequest(
+        adapterRequest({
+          mode: 'images',
+          model,
+          body: { prompt },
+          settings: IMAGINE,
+          channel: { type: 24, baseUrl: BASE },
+        }),
+      );
+    expect(images('gemini-2.5-flash', 'x')).toThrow(expect.objectContaining({ status: 400 }));
+    expect(images(imageModel)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+});

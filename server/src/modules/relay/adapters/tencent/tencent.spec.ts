@@ -109,7 +109,7 @@ describe('tencent buildRequest', () => {
         Messages: [
           { Role: 'system', Content: 'Be brief.' },
           { Role: 'user', Content: '你好' },
-          { Role: 'user', Content: 'result' },
+          { Role: 'tool', Content: 'result', ToolCallId: '' },
         ],
         Stream: false,
         Temperature: 0.7,
@@ -193,6 +193,135 @@ describe('tencent answers', () => {
       ),
     ).toBe('Messages 不能为空');
     expect(adapter.errorMessage!(502, 'Bad Gateway')).toBe('Bad Gateway');
+  });
+});
+
+describe('tencent tools', () => {
+  const tool = {
+    type: 'function',
+    function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: {} } },
+  };
+  const bodyOf = (body: Record<string, unknown>) =>
+    JSON.parse(adapter.buildRequest(request({ body: body as AdapterRequest['body'] })).body as string);
+
+  it('sends Tools, ToolChoice/CustomTool, assistant ToolCalls and tool ToolCallId', () => {
+    const sent = bodyOf({
+      tools: [tool],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      ],
+    });
+    const hunyuanTool = {
+      Type: 'function',
+      Function: {
+        Name: 'get_weather',
+        Description: 'Weather',
+        Parameters: '{"type":"object","properties":{}}',
+      },
+    };
+    expect(sent.Tools).toEqual([hunyuanTool]);
+    expect(sent.ToolChoice).toBe('custom');
+    expect(sent.CustomTool).toEqual(hunyuanTool);
+    expect(sent.Messages).toEqual([
+      { Role: 'user', Content: 'Weather?' },
+      {
+        Role: 'assistant',
+        Content: '',
+        ToolCalls: [{ Id: 'call_1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{}' } }],
+      },
+      { Role: 'tool', Content: 'sunny', ToolCallId: 'call_1' },
+    ]);
+    expect(bodyOf({ tools: [tool], tool_choice: 'auto', messages: [] }).ToolChoice).toBe('auto');
+    const none = bodyOf({ tools: [tool], tool_choice: 'none', messages: [] });
+    expect(none.Tools).toBeUndefined();
+  });
+
+  it('converts ToolCalls in an answer and merges streamed fragments by Id', () => {
+    const answer = adapter.convertResponse!(
+      {
+        Response: {
+          Id: 'h-1',
+          Created: 9,
+          Choices: [
+            {
+              Message: {
+                Role: 'assistant',
+                Content: '',
+                ToolCalls: [
+                  {
+                    Id: 'call_a',
+                    Type: 'function',
+                    Function: { Name: 'get_weather', Arguments: '{"city":"Paris"}' },
+                  },
+                ],
+              },
+              FinishReason: 'tool_calls',
+            },
+          ],
+          Usage: { PromptTokens: 3, CompletionTokens: 2 },
+        },
+      },
+      request(),
+    );
+    expect(answer.choices).toEqual([
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_a',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ]);
+    const converter = adapter.createStreamConverter!(request({ stream: true }));
+    const event = (ToolCalls: unknown[], FinishReason = '') => ({
+      data: JSON.stringify({
+        Id: 'h-1',
+        Created: 9,
+        Choices: [{ Delta: { Role: 'assistant', Content: '', ToolCalls }, FinishReason }],
+      }),
+    });
+    const out = [
+      ...converter.push(
+        event([{ Id: 'call_a', Type: 'function', Function: { Name: 'get_weather', Arguments: '{"city":' } }]),
+      ),
+      ...converter.push(
+        event([{ Id: 'call_a', Type: 'function', Function: { Name: 'get_weather', Arguments: '"Paris"}' } }]),
+      ),
+      ...converter.push(event([], 'tool_calls')),
+    ];
+    expect(data(out).map((chunk) => chunk.choices[0]?.delta)).toEqual([
+      {
+        role: 'assistant',
+        tool_calls: [
+          {
+            index: 0,
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":' },
+          },
+        ],
+      },
+      { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] },
+      {},
+    ]);
+    expect(data(out)[2].choices[0].finish_reason).toBe('tool_calls');
   });
 });
 

@@ -90,6 +90,31 @@ describe('geminiToOpenAIResponse', () => {
     ]);
   });
 
+  it('turns inline images into markdown data-URL images (image models)', () => {
+    const out = geminiToOpenAIResponse(
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { text: 'An apple: ' },
+                { inlineData: { mimeType: 'image/png', data: 'AAAA' } },
+                { inline_data: { mime_type: 'image/jpeg', data: 'BBBB' } },
+                { inlineData: { mimeType: 'audio/wav', data: 'CCCC' } },
+              ],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+      },
+      'gemini-2.0-flash-exp',
+    );
+    expect((out.choices as { message: { content: string } }[])[0].message.content).toBe(
+      'An apple: ![image](data:image/png;base64,AAAA)![image](data:image/jpeg;base64,BBBB)',
+    );
+  });
+
   it('maps finish reasons', () => {
     const reason = (finishReason: string) =>
       geminiToOpenAIResponse({ candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }, 'm')

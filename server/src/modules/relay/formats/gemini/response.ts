@@ -45,8 +45,16 @@ export interface GeminiParts {
   toolCalls: JsonMap[];
 }
 
+/** An inline image of an answer (image models) as a markdown data-URL image; '' for other media. */
+function inlineImageMarkdown(inline: JsonMap): string {
+  const mime = str(pick(inline, 'mimeType')) ?? '';
+  const data = str(inline.data);
+  if (!mime.startsWith('image/') || data === undefined) return '';
+  return `![image](data:${mime};base64,${data})`;
+}
+
 /**
- * Text, thought text and function calls of candidate parts. Function calls get their own `id` or
+ * Text, thought text, function calls and inline images (as markdown data-URL images) of candidate parts. Function calls get their own `id` or
  * `call_<firstToolIndex + n>`; a thoughtSignature travels in extra_content.google.thought_signature.
  */
 export function splitParts(parts: JsonMap[], firstToolIndex = 0): GeminiParts {
@@ -65,6 +73,8 @@ export function splitParts(parts: JsonMap[], firstToolIndex = 0): GeminiParts {
     } else if (typeof part.text === 'string') {
       if (part.thought === true) out.reasoning += part.text;
       else out.text += part.text;
+    } else if (isObject(pick(part, 'inlineData'))) {
+      out.text += inlineImageMarkdown(pick(part, 'inlineData') as JsonMap);
     }
   }
   return out;
