@@ -1,4 +1,3 @@
-import { countTokens } from 'gpt-tokenizer';
 import type { JsonObject, UsageCounts } from './types';
 import { emptyUsage } from './types';
 import { asObject } from './formats/json';
@@ -36,7 +35,18 @@ export function textTokens(text: string): number {
   if (!text) return 0;
   // Very long inputs are estimated by length: exact counts would cost more than they are worth.
   if (text.length > 200_000) return Math.ceil(text.length / 4);
-  return countTokens(text);
+  return tokenizer().countTokens(text);
+}
+
+/**
+ * The tokenizer's tables take ~70 MB, so they are loaded on the first count rather than at start: a
+ * gateway whose upstreams all report usage never loads them.
+ */
+let loaded: typeof import('gpt-tokenizer') | null = null;
+function tokenizer(): typeof import('gpt-tokenizer') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require('gpt-tokenizer') as typeof import('gpt-tokenizer');
+  return loaded;
 }
 
 /** A fixed estimate per image part when the upstream reports no usage. */
