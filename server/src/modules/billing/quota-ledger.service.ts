@@ -77,6 +77,16 @@ const LOG_COLUMNS = [
 const FLUSH_MS = 200;
 const FLUSH_AT = 256;
 const INSERT_CHUNK = 400;
+/** Most reserves of one user committed together. */
+const RESERVE_BATCH = 64;
+
+interface PendingReserve {
+  payer: Payer;
+  amount: number;
+  log: LogDraft | null;
+  resolve: (logId: number | null) => void;
+  reject: (err: unknown) => void;
+}
 
 /**
  * The quota ledger: the only code that moves money for model traffic.
@@ -138,34 +148,93 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     if (hit) hit.quota -= delta;
   }
 
-  /** Takes `amount` from the user and the token, or throws InsufficientQuota and changes nothing. */
-  async reserve(payer: Payer, amount: number, log: LogDraft | null): Promise<Hold> {
-    if (amount <= 0) return { payer, reserved: 0, logId: null };
-    const logId = await this.ds.transaction(async (m) => {
-      const u = await m
-        .createQueryBuilder()
-        .update(User)
-        .set({ quota: () => 'quota - :amount' })
-        .where('id = :id AND quota >= :amount', { id: payer.userId, amount })
-        .execute();
-      if (!u.affected) throw new InsufficientQuota('user');
-      if (payer.tokenId && !payer.tokenUnlimited) {
-        const t = await m
-          .createQueryBuilder()
-          .update(Token)
-          .set({ remain_quota: () => 'remain_quota - :amount' })
-          .where('id = :id AND remain_quota >= :amount', { id: payer.tokenId, amount })
-          .execute();
-        if (!t.affected) throw new InsufficientQuota('token');
-      }
-      if (!log) return null;
-      const res = await m
-        .getRepository(LogEntry)
-        .insert({ ...log, quota: amount, node_name: this.config.nodeName });
-      return Number((res.identifiers[0] as { id: number | string }).id);
+  /**
+   * Takes `amount` from the user and the token, or throws InsufficientQuota and changes nothing.
+   *
+   * Group commit per user: while one transaction for a user is open, that user's next reserves queue
+   * and then go together in the next transaction, each in a savepoint of its own (a refused one is
+   * rolled back alone). A busy user's row is locked once per batch rather than once per request, and a
+   * transaction only ever touches one user (and that user's tokens), so batches cannot deadlock.
+   */
+  reserve(payer: Payer, amount: number, log: LogDraft | null): Promise<Hold> {
+    if (amount <= 0) return Promise.resolve({ payer, reserved: 0, logId: null });
+    return new Promise<number | null>((resolve, reject) => {
+      const queue = this.reserveQueues.get(payer.userId);
+      const item = { payer, amount, log, resolve, reject };
+      if (queue) return void queue.push(item);
+      this.reserveQueues.set(payer.userId, [item]);
+      setImmediate(() => void this.runReserves(payer.userId));
+    }).then((logId) => {
+      this.adjustEstimate(payer.userId, amount);
+      return { payer, reserved: amount, logId };
     });
-    this.adjustEstimate(payer.userId, amount);
-    return { payer, reserved: amount, logId };
+  }
+
+  private readonly reserveQueues = new Map<number, PendingReserve[]>();
+
+  /** Drains one user's queue, batch after batch, until no reserve is waiting. */
+  private async runReserves(userId: number): Promise<void> {
+    for (;;) {
+      const batch = this.reserveQueues.get(userId)!.splice(0, RESERVE_BATCH);
+      if (!batch.length) {
+        this.reserveQueues.delete(userId);
+        return;
+      }
+      const results: Array<{ id: number | null } | { err: unknown }> = [];
+      try {
+        await this.ds.transaction(async (m) => {
+          results.length = 0;
+          if (batch.length === 1) return void results.push({ id: await this.take(m, batch[0]) });
+          for (const r of batch) {
+            try {
+              results.push({ id: await m.transaction((inner) => this.take(inner, r)) });
+            } catch (err) {
+              if (!(err instanceof InsufficientQuota)) throw err;
+              results.push({ err });
+            }
+          }
+        });
+      } catch (err) {
+        if (batch.length === 1 || err instanceof InsufficientQuota) {
+          for (const r of batch) r.reject(err);
+          continue;
+        }
+        // The batch as a whole failed (a lost connection, say): each reserve again in its own transaction.
+        for (const r of batch) await this.ds.transaction((m) => this.take(m, r)).then(r.resolve, r.reject);
+        continue;
+      }
+      batch.forEach((r, i) => {
+        const out = results[i];
+        if ('err' in out) r.reject(out.err);
+        else r.resolve(out.id);
+      });
+    }
+  }
+
+  /** One reserve inside a transaction: the conditional deltas and the hold's log row. */
+  private async take(m: EntityManager, r: PendingReserve): Promise<number | null> {
+    const { payer, amount, log } = r;
+    const u = await m
+      .createQueryBuilder()
+      .update(User)
+      .set({ quota: () => 'quota - :amount' })
+      .where('id = :id AND quota >= :amount', { id: payer.userId, amount })
+      .execute();
+    if (!u.affected) throw new InsufficientQuota('user');
+    if (payer.tokenId && !payer.tokenUnlimited) {
+      const t = await m
+        .createQueryBuilder()
+        .update(Token)
+        .set({ remain_quota: () => 'remain_quota - :amount' })
+        .where('id = :id AND remain_quota >= :amount', { id: payer.tokenId, amount })
+        .execute();
+      if (!t.affected) throw new InsufficientQuota('token');
+    }
+    if (!log) return null;
+    const res = await m
+      .getRepository(LogEntry)
+      .insert({ ...log, quota: amount, node_name: this.config.nodeName });
+    return Number((res.identifiers[0] as { id: number | string }).id);
   }
 
   settle(s: Settlement): void {
@@ -213,7 +282,9 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       list.push(s);
       byUser.set(s.hold.payer.userId, list);
     }
-    for (const [userId, list] of byUser) await this.applyUser(m, userId, list);
+    // Rows are locked in id order (users, then tokens, then channels), so two flushes cannot deadlock.
+    for (const [userId, list] of [...byUser].sort((a, b) => a[0] - b[0]))
+      await this.applyUser(m, userId, list);
 
     const tokens = new Map<number, { delta: number; used: number; unlimited: boolean }>();
     const channels = new Map<number, number>();
@@ -227,7 +298,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       }
       if (s.channelId && s.charged) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.charged);
     }
-    for (const [id, t] of tokens) {
+    for (const [id, t] of [...tokens].sort((a, b) => a[0] - b[0])) {
       const qb = m
         .createQueryBuilder()
         .update(Token)
@@ -242,7 +313,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         })
         .execute();
     }
-    for (const [id, used] of channels)
+    for (const [id, used] of [...channels].sort((a, b) => a[0] - b[0]))
       await m
         .createQueryBuilder()
         .update(Channel)

@@ -1,0 +1,115 @@
+/**
+ * The ledger's reserves against one user commit in groups (one transaction, a savepoint each): a refused
+ * reserve is rolled back alone, the others of its group stand, and the balances end exact.
+ */
+import { Token, User } from '../../server/src/database/entities';
+import { InsufficientQuota, QuotaLedgerService } from '../../server/src/modules/billing/quota-ledger.service';
+import { makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
+
+describe('quota ledger reserves', () => {
+  let t: TestApp;
+  let ledger: QuotaLedgerService;
+  let userId: number;
+  let limited: number;
+  let unlimited: number;
+
+  beforeAll(async () => {
+    t = await startApp();
+    ledger = t.app.get(QuotaLedgerService);
+    const root = await setupRoot(t);
+    const user = await makeUser(t, root);
+    userId = user.userId!;
+    for (const name of ['limited', 'unlimited']) {
+      const res = await user.post('/api/token/', {
+        name,
+        remain_quota: 500,
+        expired_time: -1,
+        unlimited_quota: name === 'unlimited',
+      });
+      expect(res.body.success).toBe(true);
+    }
+    const tokens = await t.ds.getRepository(Token).find({ where: { user_id: userId }, order: { id: 'ASC' } });
+    [limited, unlimited] = tokens.map((x) => x.id);
+  });
+  afterAll(() => t?.close());
+
+  const set = async (quota: number, tokenRemain: number) => {
+    await t.ds.getRepository(User).update({ id: userId }, { quota });
+    await t.ds.getRepository(Token).update({ id: limited }, { remain_quota: tokenRemain });
+  };
+  const draft = (i: number) => ({
+    user_id: userId,
+    created_at: Math.floor(Date.now() / 1000),
+    type: 2,
+    content: `hold ${i}`,
+    username: 'x',
+    token_name: 't',
+    token_id: 0,
+    model_name: 'gpt-4o-mini',
+    quota: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    use_time: 0,
+    is_stream: false,
+    channel_id: 0,
+    group: 'default',
+    ip: '',
+    request_id: `r${i}`,
+    other: '',
+  });
+
+  it('takes exactly what the balances allow when many reserves of one user arrive together', async () => {
+    await set(1000, 200);
+    const transactions = jest.spyOn(t.ds, 'transaction');
+    // 30 reserves of 25: the limited token can pay 8 of its 15, the unlimited one all 15 (the user has 1000).
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        ledger.reserve(
+          { userId, tokenId: i % 2 ? unlimited : limited, tokenUnlimited: i % 2 === 1 },
+          25,
+          draft(i),
+        ),
+      ),
+    );
+    // Grouped: far fewer transactions than reserves (the first goes alone, the rest queue behind it).
+    expect(transactions.mock.calls.length).toBeLessThan(10);
+    transactions.mockRestore();
+    const ok = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(ok).toHaveLength(23);
+    expect(refused).toHaveLength(7);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientQuota);
+    // Every accepted hold has its own log row; the refused ones left none.
+    const ids = ok.map((o) => (o as PromiseFulfilledResult<{ logId: number | null }>).value.logId);
+    expect(new Set(ids).size).toBe(23);
+    expect(ids.every((id) => typeof id === 'number' && id > 0)).toBe(true);
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(
+      1000 - 23 * 25,
+    );
+    expect(Number((await t.ds.getRepository(Token).findOneByOrFail({ id: limited })).remain_quota)).toBe(0);
+  });
+
+  it('never takes the user below zero, whatever the order of arrival', async () => {
+    await set(330, 10_000);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, () =>
+        ledger.reserve({ userId, tokenId: limited, tokenUnlimited: false }, 25, null),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(13);
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(
+      330 - 13 * 25,
+    );
+    expect(Number((await t.ds.getRepository(Token).findOneByOrFail({ id: limited })).remain_quota)).toBe(
+      10_000 - 13 * 25,
+    );
+  });
+
+  it('a reserve of nothing takes nothing and needs no transaction', async () => {
+    await set(5, 5);
+    await expect(
+      ledger.reserve({ userId, tokenId: limited, tokenUnlimited: false }, 0, null),
+    ).resolves.toMatchObject({ reserved: 0, logId: null });
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(5);
+  });
+});
