@@ -88,6 +88,24 @@ interface PendingReserve {
   reject: (err: unknown) => void;
 }
 
+interface SqliteStatement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+}
+interface SqliteDb {
+  prepare(sql: string): SqliteStatement;
+}
+interface SqliteReserveStatements {
+  takeUser: SqliteStatement;
+  giveUser: SqliteStatement;
+  takeToken: SqliteStatement;
+  insertLog: SqliteStatement;
+}
+
+/** better-sqlite3's one connection (the open transaction's too: it is synchronous and has only one). */
+function sqliteConnection(m: EntityManager): SqliteDb {
+  return (m.connection.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
+}
+
 /**
  * The quota ledger: the only code that moves money for model traffic.
  *
@@ -187,7 +205,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
           if (batch.length === 1) return void results.push({ id: await this.take(m, batch[0]) });
           for (const r of batch) {
             try {
-              results.push({ id: await m.transaction((inner) => this.take(inner, r)) });
+              results.push({ id: await this.take(m, r) });
             } catch (err) {
               if (!(err instanceof InsufficientQuota)) throw err;
               results.push({ err });
@@ -211,9 +229,31 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     }
   }
 
-  /** One reserve inside a transaction: the conditional deltas and the hold's log row. */
+  /**
+   * One reserve inside a transaction: the conditional deltas and the hold's log row. A refusal leaves
+   * nothing of this reserve behind (the user's delta is given back when the token refuses), so the
+   * other reserves of the transaction stand without savepoints.
+   */
   private async take(m: EntityManager, r: PendingReserve): Promise<number | null> {
     const { payer, amount, log } = r;
+    const sqlite = this.sqliteStatements(m);
+    if (sqlite) {
+      // better-sqlite3 is synchronous and this transaction holds the connection: nothing interleaves.
+      if (!sqlite.takeUser.run(amount, payer.userId, amount).changes) throw new InsufficientQuota('user');
+      if (
+        payer.tokenId &&
+        !payer.tokenUnlimited &&
+        !sqlite.takeToken.run(amount, payer.tokenId, amount).changes
+      ) {
+        sqlite.giveUser.run(amount, payer.userId);
+        throw new InsufficientQuota('token');
+      }
+      if (!log) return null;
+      return Number(
+        sqlite.insertLog.run(this.logParams({ ...log, quota: amount, node_name: this.config.nodeName }))
+          .lastInsertRowid,
+      );
+    }
     const u = await m
       .createQueryBuilder()
       .update(User)
@@ -228,7 +268,15 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         .set({ remain_quota: () => 'remain_quota - :amount' })
         .where('id = :id AND remain_quota >= :amount', { id: payer.tokenId, amount })
         .execute();
-      if (!t.affected) throw new InsufficientQuota('token');
+      if (!t.affected) {
+        await m
+          .createQueryBuilder()
+          .update(User)
+          .set({ quota: () => 'quota + :amount' })
+          .where('id = :id', { id: payer.userId, amount })
+          .execute();
+        throw new InsufficientQuota('token');
+      }
     }
     if (!log) return null;
     const res = await m
@@ -236,6 +284,24 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       .insert({ ...log, quota: amount, node_name: this.config.nodeName });
     return Number((res.identifiers[0] as { id: number | string }).id);
   }
+
+  /** SQLite: the reserve's statements, prepared once on the one connection (null on other databases). */
+  private sqliteStatements(m: EntityManager): SqliteReserveStatements | null {
+    if (m.connection.options.type !== 'better-sqlite3') return null;
+    if (this.sqliteReserve) return this.sqliteReserve;
+    const db = sqliteConnection(m);
+    this.sqliteReserve = {
+      takeUser: db.prepare('UPDATE "users" SET "quota" = "quota" - ? WHERE "id" = ? AND "quota" >= ?'),
+      giveUser: db.prepare('UPDATE "users" SET "quota" = "quota" + ? WHERE "id" = ?'),
+      takeToken: db.prepare(
+        'UPDATE "tokens" SET "remain_quota" = "remain_quota" - ? WHERE "id" = ? AND "remain_quota" >= ?',
+      ),
+      insertLog: this.sqliteLogInsert(db),
+    };
+    return this.sqliteReserve;
+  }
+
+  private sqliteReserve: SqliteReserveStatements | null = null;
 
   settle(s: Settlement): void {
     this.adjustEstimate(s.hold.payer.userId, s.charged - s.hold.reserved);
@@ -335,29 +401,31 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     await this.applyStats(m, batch);
   }
 
+  /** SQLite: one prepared single-row INSERT, run per row (preparing a new multi-row statement per batch costs more). */
+  private sqliteInsert: SqliteStatement | null = null;
+
+  private sqliteLogInsert(db: SqliteDb): SqliteStatement {
+    this.sqliteInsert ??= db.prepare(
+      `INSERT INTO "logs" (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    return this.sqliteInsert;
+  }
+
+  /** A log row as the SQLite INSERT's parameters. */
+  private logParams(row: Partial<LogEntry>): unknown[] {
+    return LOG_COLUMNS.map((c) => (c === 'is_stream' ? (row[c] ? 1 : 0) : (row[c] ?? null)));
+  }
+
   /**
    * A multi-row parameterized INSERT of log rows. The entity path of the ORM costs more CPU than the
    * database itself at relay rates (metadata walks, and a read-back of defaults on SQLite).
    */
-  /** SQLite: one prepared single-row INSERT, run per row (preparing a new multi-row statement per batch costs more). */
-  private sqliteInsert: { run(params: unknown[]): unknown } | null = null;
-
   private async insertLogs(m: EntityManager, rows: Partial<LogEntry>[]): Promise<void> {
     const driver = m.connection.driver;
     if (m.connection.options.type === 'better-sqlite3') {
       // Same connection as the open transaction (better-sqlite3 is synchronous and has only one).
-      const db = (
-        driver as unknown as {
-          databaseConnection: { prepare(sql: string): { run(params: unknown[]): unknown } };
-        }
-      ).databaseConnection;
-      this.sqliteInsert ??= db.prepare(
-        `INSERT INTO "logs" (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
-      );
-      for (const row of rows)
-        this.sqliteInsert.run(
-          LOG_COLUMNS.map((c) => (c === 'is_stream' ? (row[c] ? 1 : 0) : (row[c] ?? null))),
-        );
+      const insert = this.sqliteLogInsert(sqliteConnection(m));
+      for (const row of rows) insert.run(this.logParams(row));
       return;
     }
     const pg = m.connection.options.type === 'postgres';
