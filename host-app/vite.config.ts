@@ -42,19 +42,31 @@ export default defineConfig({
       },
       output: {
         // Libraries change far less often than the console: separate files stay cached across releases.
+        // Pages other than the shell, home, login and setup are loaded on demand (src/app-routes.tsx),
+        // so the groups are entries-aware: a library module lands in a chunk shared only by the pages
+        // that use it, and the first screen does not download the charts, date pickers or MUI
+        // components only the admin pages need.
         codeSplitting: {
           groups: [
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
-              priority: 3,
+              priority: 5,
             },
             {
               name: 'mui',
               test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group)[\\/]/,
               priority: 2,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 0,
             },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/]/,
+              priority: 1,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 0,
+            },
           ],
         },
       },

@@ -7,8 +7,9 @@ import { AppRoutes } from './app-routes';
 // Rendering MUI pages in happy-dom on a shared two-core machine can take seconds.
 vi.setConfig({ testTimeout: 20_000 });
 
-function serve(status: Record<string, unknown>) {
+function serve(status: Record<string, unknown>, more: Record<string, unknown> = {}) {
   const answers: Record<string, unknown> = {
+    ...more,
     '/api/status': status,
     '/api/setup': { status: status.setup, root_init: false, database_type: 'sqlite' },
   };
@@ -90,6 +91,15 @@ describe('host routes', () => {
 
     expect(await screen.findByRole('button', { name: 'Reset my password' })).toBeTruthy();
     expect(screen.getByDisplayValue('a@b.co')).toBeTruthy();
+  });
+
+  it('loads a page on demand, showing progress until its code arrives', async () => {
+    serve({ setup: true, system_name: 'Gatehouse', version: 'v1.2.3' }, { '/api/about': '' });
+    renderApp('/about');
+
+    expect(await screen.findByRole('progressbar', { name: 'Loading page' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'About' }, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByRole('progressbar', { name: 'Loading page' })).toBeNull();
   });
 
   it('serves the login page once setup is done', async () => {

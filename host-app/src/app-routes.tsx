@@ -1,26 +1,41 @@
+import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
-import { AboutPage } from '@gatehouse/console-kit/about';
-import { ChannelsPage } from '@gatehouse/console-kit/channels';
 import { LoginPage } from '@gatehouse/console-kit/auth';
 import { HomePage } from '@gatehouse/console-kit/home';
-import { OAuthCallbackPage } from '@gatehouse/console-kit/oauth';
-import { PersonalSettingsPage } from '@gatehouse/console-kit/personal';
-import { RegisterPage } from '@gatehouse/console-kit/register';
-import { ResetConfirmPage, ResetRequestPage } from '@gatehouse/console-kit/reset';
 import { SetupGuard, SetupPage } from '@gatehouse/console-kit/setup';
 import { ConsoleLayout, NotFoundPage, RequireAuth } from '@gatehouse/console-kit/shell';
-import { SettingsPage } from '@gatehouse/console-kit/settings';
-import { UsersPage } from '@gatehouse/console-kit/users';
-import { PricingPage } from '@gatehouse/console-kit/pricing';
-import { PlaygroundPage } from '@gatehouse/console-kit/playground';
-import { TokensPage } from '@gatehouse/console-kit/tokens';
-import { RedemptionsPage } from '@gatehouse/console-kit/redemptions';
-import { WalletPage } from '@gatehouse/console-kit/wallet';
-import { Chat2LinkPage, ChatPage } from '@gatehouse/console-kit/chat';
-import { LogsPage } from '@gatehouse/console-kit/logs';
-import { DrawingLogPage } from '@gatehouse/console-kit/drawing-log';
-import { TaskLogPage } from '@gatehouse/console-kit/task-log';
-import { DashboardPage } from '@gatehouse/console-kit/dashboard';
+
+/**
+ * A page whose code is fetched the first time its route is shown, so the first screen downloads only
+ * the shell, home, login and setup. ConsoleLayout shows a progress indicator meanwhile.
+ */
+function lazyPage<K extends string, M extends Record<K, ComponentType>>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const AboutPage = lazyPage(() => import('@gatehouse/console-kit/about'), 'AboutPage');
+const ChannelsPage = lazyPage(() => import('@gatehouse/console-kit/channels'), 'ChannelsPage');
+const OAuthCallbackPage = lazyPage(() => import('@gatehouse/console-kit/oauth'), 'OAuthCallbackPage');
+const PersonalSettingsPage = lazyPage(
+  () => import('@gatehouse/console-kit/personal'),
+  'PersonalSettingsPage',
+);
+const RegisterPage = lazyPage(() => import('@gatehouse/console-kit/register'), 'RegisterPage');
+const ResetRequestPage = lazyPage(() => import('@gatehouse/console-kit/reset'), 'ResetRequestPage');
+const ResetConfirmPage = lazyPage(() => import('@gatehouse/console-kit/reset'), 'ResetConfirmPage');
+const SettingsPage = lazyPage(() => import('@gatehouse/console-kit/settings'), 'SettingsPage');
+const UsersPage = lazyPage(() => import('@gatehouse/console-kit/users'), 'UsersPage');
+const PricingPage = lazyPage(() => import('@gatehouse/console-kit/pricing'), 'PricingPage');
+const PlaygroundPage = lazyPage(() => import('@gatehouse/console-kit/playground'), 'PlaygroundPage');
+const TokensPage = lazyPage(() => import('@gatehouse/console-kit/tokens'), 'TokensPage');
+const RedemptionsPage = lazyPage(() => import('@gatehouse/console-kit/redemptions'), 'RedemptionsPage');
+const WalletPage = lazyPage(() => import('@gatehouse/console-kit/wallet'), 'WalletPage');
+const ChatPage = lazyPage(() => import('@gatehouse/console-kit/chat'), 'ChatPage');
+const Chat2LinkPage = lazyPage(() => import('@gatehouse/console-kit/chat'), 'Chat2LinkPage');
+const LogsPage = lazyPage(() => import('@gatehouse/console-kit/logs'), 'LogsPage');
+const DrawingLogPage = lazyPage(() => import('@gatehouse/console-kit/drawing-log'), 'DrawingLogPage');
+const TaskLogPage = lazyPage(() => import('@gatehouse/console-kit/task-log'), 'TaskLogPage');
+const DashboardPage = lazyPage(() => import('@gatehouse/console-kit/dashboard'), 'DashboardPage');
 
 /** The host owns the routes; each feature of the kit is mounted here as it is built. */
 export function AppRoutes() {

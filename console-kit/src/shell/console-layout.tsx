@@ -7,6 +7,7 @@ import { StorageKeys } from '../provider/console-storage';
 import { useSession } from '../provider/use-session';
 import { useSystemStatus } from '../provider/use-system-status';
 import { ConsoleFooter } from './footer';
+import { PageSuspense } from './page-loading';
 import { MOBILE_MEDIA_QUERY, SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_EXPANDED } from './shell-nav';
 import { SidebarNav } from './sidebar';
 import { TOP_BAR_HEIGHT, TopBar } from './top-bar';
@@ -84,7 +85,7 @@ export function ConsoleLayout({ children, notice = true }: ConsoleLayoutProps) {
         )}
         <Box sx={{ display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 }}>
           <Box component="main" sx={{ flexGrow: 1 }}>
-            {children ?? <Outlet />}
+            <PageSuspense resetKey={pathname}>{children ?? <Outlet />}</PageSuspense>
           </Box>
           <ConsoleFooter />
         </Box>

@@ -4,6 +4,7 @@ export { SidebarNav, type SidebarNavProps } from './sidebar';
 export { ConsoleFooter, FOOTER_POLL_ATTEMPTS, FOOTER_POLL_INTERVAL_MS } from './footer';
 export { Fireworks } from './fireworks';
 export { NotFoundPage } from './not-found-page';
+export { PageLoading, PageSuspense, type PageSuspenseProps } from './page-loading';
 export { RequireAuth, RequireAdmin, LOGIN_PATH } from './route-guards';
 export {
   buildSidebarGroups,

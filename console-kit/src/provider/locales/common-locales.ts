@@ -14,6 +14,9 @@ export const commonLocales = {
     },
     status: {
       loadFailed: '加载状态失败',
+      loadingPage: '页面加载中',
+      pageLoadFailed: '页面加载失败，请刷新后重试',
+      reload: '刷新',
     },
     actions: {
       cancel: '取消',
@@ -99,6 +102,9 @@ export const commonLocales = {
     },
     status: {
       loadFailed: 'Failed to load status',
+      loadingPage: 'Loading page',
+      pageLoadFailed: 'The page could not be loaded, please reload',
+      reload: 'Reload',
     },
     actions: {
       cancel: 'Cancel',
