@@ -100,13 +100,13 @@ export class ChannelHealthService {
     if (charged <= 0) return;
     const last = this.warnedAt.get(user.id) ?? 0;
     if (Date.now() - last < WARNING_EVERY_MS) return;
-    const setting = parseSetting(user.setting);
-    const threshold = setting.quota_warning_threshold || this.options.num('QuotaRemindThreshold');
+    const threshold = user.quotaWarningThreshold || this.options.num('QuotaRemindThreshold');
     if (!threshold) return;
     // The ledger's running estimate: no database read per request.
     const quota = await this.ledger.balanceOf(user.id);
     if (quota >= threshold) return;
     this.warnedAt.set(user.id, Date.now());
+    const setting = parseSetting(user.setting);
     const shown = formatQuota(quota, this.options.num('QuotaPerUnit'), true);
     const text = `Your balance is low: ${shown} left (warning threshold ${formatQuota(threshold, this.options.num('QuotaPerUnit'), true)}).`;
     try {

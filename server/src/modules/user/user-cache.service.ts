@@ -19,6 +19,8 @@ export interface UserSnapshot {
   acceptUnsetModel: boolean;
   /** The raw setting JSON (notification preferences). */
   setting: string;
+  /** The user's own low-balance warning threshold from the setting (0: the QuotaRemindThreshold option). */
+  quotaWarningThreshold: number;
 }
 
 const TTL_MS = 60_000;
@@ -85,6 +87,7 @@ export class UserCacheService implements OnModuleInit {
   }
 
   private remember(user: User): UserSnapshot {
+    const setting = parseSetting(user.setting);
     const snap: UserSnapshot = {
       id: user.id,
       username: user.username,
@@ -94,8 +97,9 @@ export class UserCacheService implements OnModuleInit {
       deleted: user.deleted_at !== null && user.deleted_at !== undefined,
       accessTokenHash: user.access_token_hash,
       email: user.email ?? '',
-      acceptUnsetModel: parseSetting(user.setting).accept_unset_model_ratio_model === true,
+      acceptUnsetModel: setting.accept_unset_model_ratio_model === true,
       setting: user.setting ?? '',
+      quotaWarningThreshold: Number(setting.quota_warning_threshold) || 0,
     };
     this.byId.set(user.id, { snap, at: Date.now() });
     if (snap.accessTokenHash) this.byTokenHash.set(snap.accessTokenHash, user.id);
