@@ -78,7 +78,7 @@ describe('quota ledger reserves', () => {
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(ok).toHaveLength(23);
     expect(refused).toHaveLength(7);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientQuota);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(InsufficientQuota);
     // Every accepted hold has its own log row; the refused ones left none.
     const ids = ok.map((o) => (o as PromiseFulfilledResult<{ logId: number | null }>).value.logId);
     expect(new Set(ids).size).toBe(23);
