@@ -16,6 +16,20 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { ComputedFamily, CounterFamily, CounterSeries, HistogramFamily, register } from './metric-families';
 
+/**
+ * The process metrics (CPU, memory, event loop, GC): one set per process, made on the first scrape.
+ * Their observers (GC, event-loop delay) live as long as the process, so they are neither made per app
+ * nor made before anyone asks for them.
+ */
+let processRegistry: Registry | null = null;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /** The route label of a request no route matched (404s for arbitrary paths stay one series). */
 export const UNMATCHED_ROUTE = 'unmatched';
 /** The model label of a model the node does not know (price tables, abilities), or none at all. */
@@ -86,7 +100,6 @@ export class MetricsService {
     this.enabled = config.metrics.enabled;
     this.tokenDigest = config.metrics.token ? digest(config.metrics.token) : null;
     if (!this.enabled) return;
-    collectDefaultMetrics({ register: this.registry });
     for (const f of [
       this.httpRequests,
       this.httpDuration,
@@ -251,7 +264,7 @@ export class MetricsService {
 
   /** The text exposition; model labels are re-decided after each scrape (prices and channels change). */
   async exposition(): Promise<string> {
-    const text = await this.registry.metrics();
+    const text = (await processMetrics().metrics()) + (await this.registry.metrics());
     this.modelLabels.clear();
     return text;
   }
