@@ -18,7 +18,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -30,7 +29,7 @@ import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
-import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
+import { TaskFilterForm } from '../logs/task-filter-form';
 import { isValidChannelFilter } from '../logs/log-rules';
 import { useListDrawingTasksQuery } from './drawing-api';
 import { DRAWING_NAMESPACE, drawingLocales } from './drawing-locales';
@@ -123,48 +122,20 @@ export function DrawingLogPage() {
             {t('callbackOff')}
           </Alert>
         )}
-        <Paper component="form" role="search" onSubmit={submit} sx={{ p: 2 }}>
-          <PickersProvider language={i18n.language}>
-            <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'flex-start' }}>
-              {admin && (
-                <TextField
-                  label={t('filters.channelId')}
-                  name="channel_id"
-                  size="small"
-                  value={channelId}
-                  error={channelInvalid}
-                  helperText={channelInvalid ? t('filters.invalidChannel') : undefined}
-                  onChange={(event) => setChannelId(event.target.value)}
-                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-                />
-              )}
-              <TextField
-                label={t('filters.mjId')}
-                name="mj_id"
-                size="small"
-                value={mjId}
-                onChange={(event) => setMjId(event.target.value)}
-              />
-              <Box sx={{ width: { xs: '100%', sm: 'auto' } }}>
-                <DateTimeRange
-                  start={start}
-                  end={end}
-                  onStart={setStart}
-                  onEnd={setEnd}
-                  startLabel={t('filters.start')}
-                  endLabel={t('filters.end')}
-                  rangeLabel={t('filters.range')}
-                />
-              </Box>
-              <Button type="submit" variant="contained" disabled={channelInvalid}>
-                {t('filters.query')}
-              </Button>
-              <Button variant="outlined" onClick={reset}>
-                {t('filters.reset')}
-              </Button>
-            </Stack>
-          </PickersProvider>
-        </Paper>
+        <TaskFilterForm
+          t={t}
+          language={i18n.language}
+          admin={admin}
+          channelId={channelId}
+          onChannelId={setChannelId}
+          idField={{ label: t('filters.mjId'), name: 'mj_id', value: mjId, onChange: setMjId }}
+          start={start}
+          end={end}
+          onStart={setStart}
+          onEnd={setEnd}
+          onSubmit={submit}
+          onReset={reset}
+        />
 
         {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
 

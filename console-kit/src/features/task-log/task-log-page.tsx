@@ -19,7 +19,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -31,7 +30,7 @@ import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { channelColor, durationColor, progressPercent } from '../drawing-log/drawing-rules';
-import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
+import { TaskFilterForm } from '../logs/task-filter-form';
 import { isValidChannelFilter } from '../logs/log-rules';
 import { useListGenericTasksQuery } from './task-api';
 import { TASK_LOG_NAMESPACE, taskLocales } from './task-locales';
@@ -102,48 +101,20 @@ export function TaskLogPage() {
         <Typography variant="h5" component="h1">
           {t('title')}
         </Typography>
-        <Paper component="form" role="search" onSubmit={submit} sx={{ p: 2 }}>
-          <PickersProvider language={i18n.language}>
-            <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'flex-start' }}>
-              {admin && (
-                <TextField
-                  label={t('filters.channelId')}
-                  name="channel_id"
-                  size="small"
-                  value={channelId}
-                  error={channelInvalid}
-                  helperText={channelInvalid ? t('filters.invalidChannel') : undefined}
-                  onChange={(event) => setChannelId(event.target.value)}
-                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-                />
-              )}
-              <TextField
-                label={t('filters.taskId')}
-                name="task_id"
-                size="small"
-                value={taskId}
-                onChange={(event) => setTaskId(event.target.value)}
-              />
-              <Box sx={{ width: { xs: '100%', sm: 'auto' } }}>
-                <DateTimeRange
-                  start={start}
-                  end={end}
-                  onStart={setStart}
-                  onEnd={setEnd}
-                  startLabel={t('filters.start')}
-                  endLabel={t('filters.end')}
-                  rangeLabel={t('filters.range')}
-                />
-              </Box>
-              <Button type="submit" variant="contained" disabled={channelInvalid}>
-                {t('filters.query')}
-              </Button>
-              <Button variant="outlined" onClick={reset}>
-                {t('filters.reset')}
-              </Button>
-            </Stack>
-          </PickersProvider>
-        </Paper>
+        <TaskFilterForm
+          t={t}
+          language={i18n.language}
+          admin={admin}
+          channelId={channelId}
+          onChannelId={setChannelId}
+          idField={{ label: t('filters.taskId'), name: 'task_id', value: taskId, onChange: setTaskId }}
+          start={start}
+          end={end}
+          onStart={setStart}
+          onEnd={setEnd}
+          onSubmit={submit}
+          onReset={reset}
+        />
 
         {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
 
