@@ -280,10 +280,17 @@ describe('metrics', () => {
     });
   });
 
-  it('is open without METRICS_TOKEN, and a 404 with METRICS_ENABLED=false', async () => {
-    const open = await startNode(t);
+  it('is off by default (404, nothing exposed), open only with METRICS_ENABLED=true and no token', async () => {
+    const plain = await startNode(t);
+    const open = await startNode(t, { METRICS_ENABLED: 'true' });
     const off = await startNode(t, { METRICS_ENABLED: 'false', METRICS_TOKEN: TOKEN });
     try {
+      const byDefault = await request(plain.url).get('/metrics');
+      expect(byDefault.status).toBe(404);
+      expect(byDefault.text).not.toContain('gatehouse_');
+      expect((await request(plain.url).get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(
+        404,
+      );
       const res = await request(open.url).get('/metrics').expect(200);
       expect(res.text).toContain('# TYPE gatehouse_http_requests_total counter');
       expect((await request(off.url).get('/metrics')).status).toBe(404);
@@ -293,6 +300,7 @@ describe('metrics', () => {
     } finally {
       await off.close();
       await open.close();
+      await plain.close();
     }
   });
 });

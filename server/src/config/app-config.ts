@@ -50,7 +50,10 @@ export interface AppConfig {
   taskTimeoutMs: number;
   /** Bases of the sign-in providers with fixed addresses (GitHub Enterprise, or local test providers). */
   oauthUrls: { githubOAuth: string; githubApi: string; linuxdo: string };
-  /** Prometheus `/metrics`: off → 404; a token → `Authorization: Bearer <token>` required. */
+  /**
+   * Prometheus `/metrics`: off (404) unless METRICS_TOKEN is set (then `Authorization: Bearer <token>` is
+   * required) or METRICS_ENABLED=true (open without a token).
+   */
   metrics: { enabled: boolean; token: string | null };
 }
 
@@ -108,6 +111,10 @@ export function loadConfig(
     dto.SESSION_SECRET ?? persistedSecret(dataDir, '.session_secret', 'SESSION_SECRET', logger);
   const cryptoSecret = dto.CRYPTO_SECRET ?? sessionSecret;
   const int = (v: string | undefined, d: number) => (v === undefined ? d : Number.parseInt(v, 10));
+  if (dto.METRICS_ENABLED === 'true' && !dto.METRICS_TOKEN)
+    logger?.warn(
+      'METRICS_ENABLED=true without METRICS_TOKEN: /metrics is open to anyone who can reach the port.',
+    );
   return {
     env,
     port: int(dto.PORT, 3000),
@@ -152,7 +159,12 @@ export function loadConfig(
       githubApi: baseUrl(dto.GITHUB_API_URL, 'https://api.github.com'),
       linuxdo: baseUrl(dto.LINUXDO_OAUTH_URL, 'https://connect.linux.do'),
     },
-    metrics: { enabled: dto.METRICS_ENABLED !== 'false', token: dto.METRICS_TOKEN ?? null },
+    // Off unless asked for: a scrape token turns it on (protected); METRICS_ENABLED=true without a
+    // token opens it to whoever reaches the port (the operator's explicit choice).
+    metrics: {
+      enabled: dto.METRICS_ENABLED === 'true' || (dto.METRICS_ENABLED !== 'false' && !!dto.METRICS_TOKEN),
+      token: dto.METRICS_TOKEN ?? null,
+    },
   };
 }
 

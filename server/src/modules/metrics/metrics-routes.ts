@@ -3,8 +3,9 @@ import type { MetricsService } from './metrics.service';
 
 /**
  * `GET /metrics`, mounted on Fastify outside Nest (no session, no envelope: Prometheus reads plain text).
- * With METRICS_TOKEN set it asks for `Authorization: Bearer <token>`; without, it is open and the
- * operator keeps it off the public network (see docs/metrics.md). METRICS_ENABLED=false: 404.
+ * Off (404) unless configured: METRICS_TOKEN turns it on and asks for `Authorization: Bearer <token>`;
+ * METRICS_ENABLED=true without a token opens it (the operator keeps it off the public network, see
+ * docs/metrics.md). METRICS_ENABLED=false: 404 even with a token.
  */
 export function metricsRoutes(metrics: MetricsService) {
   return async (f: FastifyInstance): Promise<void> => {
