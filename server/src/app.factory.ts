@@ -4,7 +4,7 @@ import { serializeSqliteTransactions } from './database/sqlite-serial';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { ConsoleLogger, LogLevel, ValidationPipe } from '@nestjs/common';
+import { ConsoleLogger, HttpStatus, LogLevel, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -13,7 +13,9 @@ import { RelayRoutes } from './modules/relay/relay-routes';
 import { RealtimeRelay } from './modules/relay/realtime/realtime-relay.service';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { metricsRoutes } from './modules/metrics/metrics-routes';
+import { AppError } from './common/app-error';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { jsonTooDeep, MAX_JSON_DEPTH } from './common/http/json-depth';
 import { newRequestId, REQUEST_ID_HEADER } from './common/http/request-id';
 import { pickLang } from './common/i18n/messages';
 import type { AppConfig } from './config/app-config';
@@ -113,6 +115,22 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.get(RealtimeRelay).attach(app.getHttpServer());
   inFlights.set(app, inFlight);
   await app.init();
+  // The management API's JSON bodies: Fastify's own parser (prototype poisoning refused), behind a bound
+  // on nesting depth, so that no recursive walk after it (validation, logging) can exhaust the stack.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
+    (req, body: string, done) => {
+      if (jsonTooDeep(body))
+        return done(
+          new AppError('json_too_deep', { max: MAX_JSON_DEPTH }, HttpStatus.BAD_REQUEST),
+          undefined,
+        );
+      void parseJson(req, body, done);
+    },
+  );
   await fastify.ready();
   return app;
 }
