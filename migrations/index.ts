@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { TokenKeyHint1763800000000 } from './1763800000000-token-key-hint';
 import { LogFilterIndexes1763900000400 } from './1763900000400-log-filter-indexes';
 import { ScopedLimits1764000000000 } from './1764000000000-scoped-limits';
+import { TwoFactorAudit1795630918000 } from './1795630918000-two-factor-audit';
 
 /** Every migration, oldest first. The app and `npm run migration:run` both take them from here. */
-export const MIGRATIONS = [InitialSchema1763700000000, TokenKeyHint1763800000000, LogFilterIndexes1763900000400, ScopedLimits1764000000000];
+export const MIGRATIONS = [InitialSchema1763700000000, TokenKeyHint1763800000000, LogFilterIndexes1763900000400, ScopedLimits1764000000000, TwoFactorAudit1795630918000];

@@ -24,6 +24,7 @@ import { RedemptionModule } from './modules/redemption/redemption.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { TaskModule } from './modules/task/task.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { SecurityModule } from './modules/security/security.module';
 
 @Module({})
 export class AppModule {
@@ -60,6 +61,7 @@ export class AppModule {
         RedemptionModule,
         OAuthModule,
         TaskModule,
+        SecurityModule,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
     };

@@ -3,6 +3,7 @@ import { LogEntry } from './log.entity';
 import { QuotaData, Setup, VerificationCode } from './misc.entity';
 import { OptionRow } from './option.entity';
 import { Redemption } from './redemption.entity';
+import { AuditEntry, Passkey, UserTotp } from './security.entity';
 import { Midjourney, Task } from './task.entity';
 import { TopUp } from './topup.entity';
 import { Token } from './token.entity';
@@ -13,6 +14,7 @@ export * from './log.entity';
 export * from './misc.entity';
 export * from './option.entity';
 export * from './redemption.entity';
+export * from './security.entity';
 export * from './task.entity';
 export * from './topup.entity';
 export * from './token.entity';
@@ -32,4 +34,7 @@ export const ENTITIES = [
   QuotaData,
   Setup,
   VerificationCode,
+  AuditEntry,
+  UserTotp,
+  Passkey,
 ];

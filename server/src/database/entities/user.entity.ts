@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { BigIntColumn, LongTextColumn } from '../columns';
+import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
 
 export const Role = {
   Guest: 0,
@@ -44,6 +44,8 @@ export class User {
   @Column({ name: 'inviter_id', type: 'int', default: 0 }) inviter_id!: number;
   @LongTextColumn() setting!: string | null;
   @BigIntColumn({ name: 'created_at' }) created_at!: number;
+  /** True while the user has a second factor (TOTP or a passkey): sign-in asks for it. */
+  @BoolColumn({ name: 'two_factor' }) two_factor!: boolean;
   /** Unix seconds; set when the account is deregistered (soft delete). */
   @BigIntColumn({ name: 'deleted_at', nullable: true, default: null }) deleted_at!: number | null;
 }

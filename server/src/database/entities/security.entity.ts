@@ -1,0 +1,60 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
+
+/**
+ * One administrative change: who did what to which object, from where, and which non-secret fields
+ * changed (from → to). Written by the audit interceptor; the API only reads it (no update, no delete).
+ */
+@Entity('audit_logs')
+export class AuditEntry {
+  @PrimaryGeneratedColumn({ type: 'bigint' }) id!: number;
+  @BigIntColumn({ name: 'created_at' }) created_at!: number;
+  @Column({ name: 'actor_id', type: 'int', default: 0 }) actor_id!: number;
+  @Column({ name: 'actor_name', type: 'varchar', length: 64, default: '' }) actor_name!: string;
+  @Column({ name: 'actor_role', type: 'int', default: 0 }) actor_role!: number;
+  /** e.g. `user.update`, `channel.delete`, `option.update`. */
+  @Column({ type: 'varchar', length: 64 }) action!: string;
+  /** user, channel, option, redemption, topup, … */
+  @Column({ name: 'target_type', type: 'varchar', length: 32, default: '' }) target_type!: string;
+  /** The target's id (an option's key); empty for bulk actions. */
+  @Column({ name: 'target_id', type: 'varchar', length: 128, default: '' }) target_id!: string;
+  @Column({ name: 'target_name', type: 'varchar', length: 128, default: '' }) target_name!: string;
+  @Column({ type: 'varchar', length: 64, default: '' }) ip!: string;
+  /** JSON: {field: {from, to}}; secret fields as {secret: true} without values. */
+  @LongTextColumn() changes!: string | null;
+  /** A short human summary (counts of bulk actions and the like). */
+  @Column({ type: 'varchar', length: 255, default: '' }) summary!: string;
+  @Column({ name: 'request_id', type: 'varchar', length: 64, default: '' }) request_id!: string;
+  @Column({ name: 'node_name', type: 'varchar', length: 64, default: '' }) node_name!: string;
+}
+
+/** A user's TOTP second factor. The secret is encrypted with CRYPTO_SECRET; recovery codes are hashed. */
+@Entity('user_totp')
+export class UserTotp {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ name: 'user_id', type: 'int' }) user_id!: number;
+  @Column({ name: 'secret_enc', type: 'text' }) secret_enc!: string;
+  /** False while enrolment waits for the first code. */
+  @BoolColumn() enabled!: boolean;
+  /** JSON array of keyed hashes of the unused recovery codes. */
+  @LongTextColumn({ name: 'recovery_codes' }) recovery_codes!: string | null;
+  /** The last 30-second step whose code was accepted: a code is never accepted twice. */
+  @BigIntColumn({ name: 'last_step' }) last_step!: number;
+  @BigIntColumn({ name: 'created_at' }) created_at!: number;
+}
+
+/** A WebAuthn credential (passkey) of a user. */
+@Entity('passkeys')
+export class Passkey {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ name: 'user_id', type: 'int' }) user_id!: number;
+  /** base64url credential id. */
+  @Column({ name: 'credential_id', type: 'varchar', length: 512 }) credential_id!: string;
+  /** base64url COSE public key. */
+  @Column({ name: 'public_key', type: 'text' }) public_key!: string;
+  @BigIntColumn() counter!: number;
+  @Column({ type: 'varchar', length: 255, default: '' }) transports!: string;
+  @Column({ type: 'varchar', length: 64, default: '' }) name!: string;
+  @BigIntColumn({ name: 'created_at' }) created_at!: number;
+  @BigIntColumn({ name: 'last_used_at' }) last_used_at!: number;
+}

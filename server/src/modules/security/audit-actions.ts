@@ -1,0 +1,151 @@
+import { PRICE_KEYS } from '../option/option-definitions';
+import type { AuditTarget } from './audit-snapshots';
+
+type Raw = Record<string, unknown>;
+
+export interface AuditCall {
+  body: Raw;
+  params: Raw;
+  query: Raw;
+  /** What the handler returned (after the call only). */
+  result?: unknown;
+}
+
+export interface AuditSpec {
+  /** `user.update`; a function when the body names the action (user manage). */
+  action: string | ((c: AuditCall) => string);
+  target: AuditTarget;
+  /** The objects the call acts on, known before it runs; each is compared before and after. */
+  ids?: (c: AuditCall) => unknown[];
+  /** Objects known only from the result (creations). */
+  createdIds?: (c: AuditCall) => unknown[];
+  /** A bulk action without per-object states: its summary, or null when nothing happened. */
+  summary?: (c: AuditCall) => string | null;
+  /** Recorded even though nothing changed (a key was read, a factor reset). */
+  always?: boolean;
+}
+
+export const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const count = (v: unknown) => (typeof v === 'number' ? v : Number(obj(v).count ?? obj(v).deleted ?? NaN));
+const counted = (what: string) => (c: AuditCall) => {
+  const n = count(c.result);
+  return Number.isFinite(n) && n <= 0 ? null : Number.isFinite(n) ? `${what}: ${n}` : what;
+};
+const clip = (v: unknown) => (typeof v === 'string' ? v.slice(0, 64) : '');
+
+/**
+ * Every administrative change, keyed by controller class and handler name. A handler not listed here
+ * writes no audit entry; one listed writes an entry per object that really changed.
+ */
+export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
+  // users
+  'UserController.create': {
+    action: 'user.create',
+    target: 'user',
+    createdIds: (c) => [obj(c.result).id ?? `name:${clip(c.body.username)}`],
+  },
+  'UserController.update': { action: 'user.update', target: 'user', ids: (c) => [c.body.id] },
+  'UserController.manage': {
+    action: (c) => `user.${clip(c.body.action) || 'manage'}`,
+    target: 'user',
+    ids: (c) => [c.body.id],
+  },
+  'TwoFactorAdminController.reset': {
+    action: 'user.2fa_reset',
+    target: 'user',
+    ids: (c) => [c.params.id],
+    always: true,
+  },
+  // options
+  'OptionController.update': { action: 'option.update', target: 'option', ids: (c) => [c.body.key] },
+  'OptionController.resetModelRatio': {
+    action: 'option.reset_prices',
+    target: 'option',
+    ids: () => [...PRICE_KEYS],
+  },
+  // channels
+  'ChannelController.create': {
+    action: 'channel.create',
+    target: 'channel',
+    createdIds: (c) => (Array.isArray(obj(c.result).ids) ? list(obj(c.result).ids) : [obj(c.result).id]),
+  },
+  'ChannelController.update': { action: 'channel.update', target: 'channel', ids: (c) => [c.body.id] },
+  'ChannelController.remove': { action: 'channel.delete', target: 'channel', ids: (c) => [c.params.id] },
+  'ChannelController.removeMany': {
+    action: 'channel.delete',
+    target: 'channel',
+    ids: (c) => list(c.body.ids),
+  },
+  'ChannelController.removeDisabled': {
+    action: 'channel.delete_disabled',
+    target: 'channel',
+    summary: counted('deleted'),
+  },
+  'ChannelController.fix': {
+    action: 'channel.fix_abilities',
+    target: 'channel',
+    summary: () => 'abilities rebuilt',
+  },
+  'ChannelController.copy': {
+    action: 'channel.copy',
+    target: 'channel',
+    createdIds: (c) => [obj(c.result).id],
+  },
+  'ChannelController.enableTag': {
+    action: 'channel.tag_enable',
+    target: 'channel',
+    summary: (c) => tagged(c),
+  },
+  'ChannelController.disableTag': {
+    action: 'channel.tag_disable',
+    target: 'channel',
+    summary: (c) => tagged(c),
+  },
+  'ChannelController.editTag': { action: 'channel.tag_edit', target: 'channel', summary: (c) => tagged(c) },
+  'ChannelController.batchTag': { action: 'channel.tag_set', target: 'channel', summary: (c) => tagged(c) },
+  'ChannelController.revealKey': {
+    action: 'channel.key_reveal',
+    target: 'channel',
+    ids: (c) => [c.params.id],
+    always: true,
+  },
+  // redemption codes (the codes themselves are secrets: never in the trail)
+  'RedemptionController.create': {
+    action: 'redemption.create',
+    target: 'redemption',
+    summary: (c) => `${list(c.result).length} × ${clip(c.body.name)} (quota ${String(c.body.quota)})`,
+  },
+  'RedemptionController.update': {
+    action: 'redemption.update',
+    target: 'redemption',
+    ids: (c) => [c.body.id],
+  },
+  'RedemptionController.remove': {
+    action: 'redemption.delete',
+    target: 'redemption',
+    ids: (c) => [c.params.id],
+  },
+  'RedemptionController.removeInvalid': {
+    action: 'redemption.delete_invalid',
+    target: 'redemption',
+    summary: counted('deleted'),
+  },
+  // money and logs
+  'TopUpController.complete': { action: 'topup.complete', target: 'topup', ids: (c) => [c.body.trade_no] },
+  'LogController.deleteBefore': {
+    action: 'log.delete',
+    target: 'log',
+    summary: (c) => {
+      const n = count(c.result);
+      return n > 0 ? `before ${String(c.query.target_timestamp)}: ${n}` : null;
+    },
+  },
+};
+
+function tagged(c: AuditCall): string | null {
+  const n = count(c.result);
+  if (Number.isFinite(n) && n <= 0) return null;
+  const fields = Object.keys(c.body).filter((k) => k !== 'tag' && k !== 'ids' && k !== 'key');
+  return `tag ${clip(c.body.tag)}${Number.isFinite(n) ? `: ${n}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
+}

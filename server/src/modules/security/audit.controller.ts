@@ -1,0 +1,45 @@
+import { applyDecorators, Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { RawResponse } from '../../common/http/envelope';
+import { AdminOnly } from '../auth/access.decorator';
+import { AuditService } from './audit.service';
+
+const FILTERS = [
+  { name: 'actor', description: 'exact user name of who acted' },
+  { name: 'actor_id', description: 'id of who acted' },
+  { name: 'action', description: 'an action (user.update) or a whole kind (user, channel, option, …)' },
+  { name: 'target_type', description: 'user, channel, option, redemption, topup, log' },
+  { name: 'target_id', description: 'the target’s id (an option’s key)' },
+  { name: 'start_timestamp', description: 'unix seconds, inclusive' },
+  { name: 'end_timestamp', description: 'unix seconds, inclusive' },
+];
+const filters = () => applyDecorators(...FILTERS.map((q) => ApiQuery({ ...q, required: false })));
+
+/** The audit trail of administrative changes: read and export only (there is no route that edits it). */
+@ApiTags('audit')
+@Controller('api/audit')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get()
+  @AdminOnly()
+  @filters()
+  @ApiQuery({ name: 'p', required: false, description: 'page, 1-based' })
+  @ApiQuery({ name: 'page_size', required: false, description: 'rows per page (default 10, at most 100)' })
+  @ApiOperation({ summary: 'Audit entries, newest first → {items, total, page, page_size}' })
+  list(@Query() query: Record<string, unknown>) {
+    return this.audit.list(query);
+  }
+
+  @Get('export')
+  @AdminOnly()
+  @RawResponse()
+  @filters()
+  @Header('content-type', 'text/csv; charset=utf-8')
+  @Header('content-disposition', 'attachment; filename="audit.csv"')
+  @ApiProduces('text/csv')
+  @ApiOperation({ summary: 'The matching entries as CSV (newest first, at most 10,000 rows)' })
+  export(@Query() query: Record<string, unknown>) {
+    return this.audit.csv(query);
+  }
+}
