@@ -645,6 +645,65 @@ describe('usage logs', () => {
     expect(logs.items[2].content).toBe('管理员创建了用户（root）');
   });
 
+  it("renders log texts in the reader's language and keeps rows written as plain text readable", async () => {
+    const u = await makeUser(t, root);
+    await ok(await admin.post('/api/user/manage', { id: u.userId, action: 'add_quota', value: 500000 }));
+    const path = `/api/log/?type=3&username=${u.username}`;
+    const en = await ok<{ items: Item[] }>(await admin.get(path).set('Accept-Language', 'en-US,en;q=0.9'));
+    expect(en.items.map((i) => i.content)).toEqual([
+      `An admin added $1.00 to the user's quota (${admin.username})`,
+      'An admin created the user (root)',
+    ]);
+    // The key travels in the row, not in what readers get.
+    expect(en.items.every((i) => !i.other.includes('content_i18n'))).toBe(true);
+    const zh = await ok<{ items: Item[] }>(await admin.get(path).set('Accept-Language', 'zh-CN'));
+    expect(zh.items[0].content).toBe(`管理员为用户增加额度 $1.00（${admin.username}）`);
+    // The highest quality value wins, not the first entry.
+    const q = await ok<{ items: Item[] }>(await admin.get(path).set('Accept-Language', 'zh;q=0.4, en;q=0.8'));
+    expect(q.items[1].content).toBe('An admin created the user (root)');
+    // The owner reads their own rows in their language too.
+    const own = await list(u, '/api/log/self/?type=3');
+    expect(own.items[1].content).toBe('管理员创建了用户（root）');
+    // A row stored before texts had keys reads as written, whatever the language.
+    await t.ds.getRepository(LogEntry).insert({
+      user_id: u.userId!,
+      username: u.username,
+      type: 3,
+      content: '旧的日志内容',
+      created_at: Math.floor(Date.now() / 1000) + 5,
+      other: '',
+    });
+    const legacy = await ok<{ items: Item[] }>(await admin.get(path).set('Accept-Language', 'en'));
+    expect(legacy.items[0].content).toBe('旧的日志内容');
+  });
+
+  it('answers callers that name no supported language in the default language the operator chose', async () => {
+    const u = await makeUser(t, root);
+    const path = `/api/log/?type=3&username=${u.username}`;
+    const refusedLogin = () =>
+      request(t.url).post('/api/user/login').send({ username: 'nobody-x', password: 'wrong-password' });
+    expect((await refusedLogin()).body.message).toBe('用户名或密码错误，或用户已被封禁');
+    await putOption(root, 'DefaultLanguage', 'en');
+    try {
+      expect((await refusedLogin()).body.message).toBe('Wrong username or password, or the user is banned');
+      expect((await refusedLogin().set('Accept-Language', 'fr-FR')).body.message).toBe(
+        'Wrong username or password, or the user is banned',
+      );
+      // A caller that names Chinese still gets Chinese.
+      expect((await refusedLogin().set('Accept-Language', 'zh-CN')).body.message).toBe(
+        '用户名或密码错误，或用户已被封禁',
+      );
+      expect((await list(root, path)).items.map((i) => i.content)).toEqual([
+        'An admin created the user (root)',
+      ]);
+      expect((await root.put('/api/option/', { key: 'DefaultLanguage', value: 'fr' })).body.success).toBe(
+        false,
+      );
+    } finally {
+      await putOption(root, 'DefaultLanguage', 'zh');
+    }
+  });
+
   // ------------------------------------------------------------------ clearing
 
   it('deletes the logs older than target_timestamp, returns the count and records the clean-up', async () => {

@@ -38,6 +38,20 @@ describe('envelope base query', () => {
     expect(call?.request.credentials).toBe('include');
   });
 
+  it('sends the interface language, and the new one after a switch', async () => {
+    const server = installFakeServer({
+      'GET /api/status': () => envelope({ setup: true }),
+    });
+    const storage = createConsoleStorage('', createMemoryBackingStore());
+    const runtime = createConsoleRuntime('http://gatehouse.test', storage);
+    const store = createConsoleStore(runtime);
+    runtime.setLanguage('en');
+    await store.dispatch(gatehouseApi.endpoints.getStatus.initiate(undefined, { forceRefetch: true }));
+    runtime.setLanguage('zh');
+    await store.dispatch(gatehouseApi.endpoints.getStatus.initiate(undefined, { forceRefetch: true }));
+    expect(server.requests.map((call) => call.request.headers.get('Accept-Language'))).toEqual(['en', 'zh']);
+  });
+
   it('sends the access token and its user id when mounted with `auth`', async () => {
     const server = installFakeServer({
       'GET /api/user/self': () => envelope({ id: 77, username: 'portal-bot' }),

@@ -16,6 +16,11 @@ const rawBaseQuery = fetchBaseQuery({
   credentials: 'include',
   prepareHeaders: (headers, { extra }) => {
     const { storage, auth } = extra as ConsoleRuntime;
+    const language = (extra as ConsoleRuntime).language();
+    // The server answers (errors, log texts, names it translates) in the console's language.
+    if (language) {
+      headers.set('Accept-Language', language);
+    }
     if (auth) {
       headers.set('Authorization', `Bearer ${auth.accessToken}`);
       headers.set('New-Api-User', String(auth.userId));

@@ -49,6 +49,24 @@ function cacheStatus(runtime: ConsoleRuntime, status: SystemStatus): void {
   }
 }
 
+const TAG_TYPES = [
+  'Status',
+  'Setup',
+  'Self',
+  'SelfModels',
+  'SiteText',
+  'Users',
+  'Groups',
+  'Options',
+  'Tokens',
+  'Channels',
+  'Redemptions',
+  'Logs',
+] as const;
+
+/** Everything cached that may hold text the server wrote in the caller's language. */
+export const LANGUAGE_DEPENDENT_TAGS: readonly (typeof TAG_TYPES)[number][] = TAG_TYPES;
+
 /**
  * The one api slice of the kit. Features add their endpoints with `gatehouseApi.injectEndpoints` from
  * their own folder, so a portal that imports one feature does not pull the others in. Tag types are
@@ -57,20 +75,7 @@ function cacheStatus(runtime: ConsoleRuntime, status: SystemStatus): void {
 export const gatehouseApi = createConsoleApi({
   reducerPath: 'gatehouseApi',
   baseQuery: envelopeBaseQuery,
-  tagTypes: [
-    'Status',
-    'Setup',
-    'Self',
-    'SelfModels',
-    'SiteText',
-    'Users',
-    'Groups',
-    'Options',
-    'Tokens',
-    'Channels',
-    'Redemptions',
-    'Logs',
-  ],
+  tagTypes: TAG_TYPES,
   endpoints: (builder) => ({
     getStatus: builder.query<SystemStatus, void>({
       query: () => '/api/status',

@@ -18,6 +18,9 @@ export interface ConsoleRuntime {
   readonly apiBase: string;
   readonly storage: ConsoleStorage;
   readonly auth?: ConsoleAuth;
+  /** The interface language, sent with every call so the server answers in it ('' until known). */
+  language(): string;
+  setLanguage(language: string): void;
   /** Goes to a console path: through the host's router when one is attached, else a full page load. */
   navigate(to: string): void;
   /** Routes `navigate` through a router until the returned function detaches it again. */
@@ -30,10 +33,15 @@ export function createConsoleRuntime(
   auth?: ConsoleAuth,
 ): ConsoleRuntime {
   let attached: ((to: string) => void) | null = null;
+  let language = '';
   return {
     apiBase: apiBase.replace(/\/+$/, ''),
     storage,
     auth,
+    language: () => language,
+    setLanguage(next) {
+      language = next;
+    },
     navigate(to) {
       if (attached) {
         attached(to);

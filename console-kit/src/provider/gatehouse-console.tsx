@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CacheProvider } from '@emotion/react';
 import createCache from '@emotion/cache';
 import { ScopedCssBaseline, type AlertColor } from '@mui/material';
@@ -6,6 +6,7 @@ import { ThemeProvider, type Theme } from '@mui/material/styles';
 import { Provider as ReduxProvider } from 'react-redux';
 import { I18nextProvider } from 'react-i18next';
 import { useInRouterContext } from 'react-router';
+import { gatehouseApi, LANGUAGE_DEPENDENT_TAGS } from '../api/gatehouse-api';
 import { ConsoleContext, type ConsoleContextValue } from './console-context';
 import { createConsoleI18n, type ConsoleLanguage } from './console-i18n';
 import { createConsoleRuntime, type ConsoleAuth } from './console-runtime';
@@ -71,7 +72,23 @@ export function GatehouseConsole({
     [apiBase, storagePrefix, authUserId, authToken],
   );
   const store = useMemo(() => createConsoleStore(runtime), [runtime]);
-  const i18n = useMemo(() => createConsoleI18n(runtime.storage, language), [runtime, language]);
+  const i18n = useMemo(() => {
+    const instance = createConsoleI18n(runtime.storage, language);
+    runtime.setLanguage(instance.language);
+    return instance;
+  }, [runtime, language]);
+  // Every call carries the interface language; a switch refetches what the server has put into words.
+  useEffect(() => {
+    const onChange = (next: string) => {
+      if (runtime.language() === next) {
+        return;
+      }
+      runtime.setLanguage(next);
+      store.dispatch(gatehouseApi.util.invalidateTags([...LANGUAGE_DEPENDENT_TAGS]));
+    };
+    i18n.on('languageChanged', onChange);
+    return () => i18n.off('languageChanged', onChange);
+  }, [i18n, runtime, store]);
   const emotionCache = useMemo(() => createCache({ key: nextEmotionKey() }), []);
 
   const [themeMode, setThemeModeState] = useState<ThemeMode>(

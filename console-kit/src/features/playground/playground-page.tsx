@@ -143,6 +143,7 @@ export function PlaygroundPage() {
           Accept: 'text/event-stream',
           'Cache-Control': 'no-store',
           ...authHeaders(runtime),
+          ...(runtime.language() ? { 'Accept-Language': runtime.language() } : {}),
         },
         body: JSON.stringify(buildChatRequest(settings, next.messages)),
         signal: controller.signal,

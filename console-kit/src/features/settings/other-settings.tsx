@@ -23,6 +23,7 @@ import { useSettingsTranslation } from './settings-locales';
 const NOTICE: FieldSpec[] = [{ key: 'Notice', kind: 'textarea' }];
 const BRANDING: FieldSpec[] = [
   { key: 'SystemName', kind: 'text' },
+  { key: 'DefaultLanguage', kind: 'select', choices: ['zh', 'en'] },
   { key: 'Logo', kind: 'text', wide: true },
 ];
 const HOME: FieldSpec[] = [{ key: 'HomePageContent', kind: 'textarea' }];

@@ -106,6 +106,7 @@ export const settingsLocales = {
     },
     choices: {
       DataExportDefaultTime: { hour: '小时', day: '天', week: '周' },
+      DefaultLanguage: { zh: '中文', en: 'English' },
     },
     fields: {
       TopUpLink: '充值链接',
@@ -222,6 +223,7 @@ export const settingsLocales = {
       TurnstileSecretKey: 'Turnstile Secret Key',
       Notice: '公告',
       SystemName: '系统名称',
+      DefaultLanguage: '接口默认语言',
       Logo: 'Logo 图片地址',
       HomePageContent: '首页内容',
       About: '关于',
@@ -229,6 +231,7 @@ export const settingsLocales = {
     },
     help: {
       TopUpLink: '例如发卡网站的购买链接',
+      DefaultLanguage: '请求未声明中文或英文（Accept-Language）时，接口提示和日志详情使用的语言',
       QuotaPerUnit: '一美元对应的额度单位数',
       RetryTimes: '请求失败后换用其他通道重试的次数',
       StreamCacheQueueLength: '每个流式响应的写缓冲大小，0 表示不缓冲',
@@ -530,6 +533,7 @@ export const settingsLocales = {
     },
     choices: {
       DataExportDefaultTime: { hour: 'Hour', day: 'Day', week: 'Week' },
+      DefaultLanguage: { zh: '中文', en: 'English' },
     },
     fields: {
       TopUpLink: 'Top-up link',
@@ -646,6 +650,7 @@ export const settingsLocales = {
       TurnstileSecretKey: 'Turnstile secret key',
       Notice: 'Notice',
       SystemName: 'System name',
+      DefaultLanguage: 'Default API language',
       Logo: 'Logo image URL',
       HomePageContent: 'Home page content',
       About: 'About',
@@ -653,6 +658,8 @@ export const settingsLocales = {
     },
     help: {
       TopUpLink: 'For example a card shop purchase page',
+      DefaultLanguage:
+        'The language of API messages and log details for callers whose Accept-Language names neither Chinese nor English',
       QuotaPerUnit: 'Quota units per US dollar',
       RetryTimes: 'How often a failed request is retried on another channel',
       StreamCacheQueueLength: 'Write buffer per streamed response; 0 means unbuffered',

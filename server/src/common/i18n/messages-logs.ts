@@ -18,4 +18,86 @@ export const LOGS_MESSAGES = {
     zh: '时间粒度必须是 hour、day 或 week',
     en: 'The time granularity must be hour, day or week',
   },
+  // Log texts: stored as key + parameters and rendered in the reader's language (log-text.ts).
+  log_text_logs_deleted: {
+    zh: '清理日志：删除 {before} 之前的 {count} 条日志（{actor}）',
+    en: 'Log clean-up: deleted {count} logs written before {before} ({actor})',
+  },
+  log_text_user_created: { zh: '管理员创建了用户（{actor}）', en: 'An admin created the user ({actor})' },
+  log_text_user_updated: {
+    zh: '管理员修改了用户信息：{fields}（{actor}）',
+    en: 'An admin changed the user: {fields} ({actor})',
+  },
+  log_text_user_quota_set: {
+    zh: '管理员将用户额度调整 {amount}（{actor}）',
+    en: "An admin adjusted the user's quota by {amount} ({actor})",
+  },
+  log_text_user_quota_added: {
+    zh: '管理员为用户增加额度 {amount}（{actor}）',
+    en: "An admin added {amount} to the user's quota ({actor})",
+  },
+  log_text_user_promoted: { zh: '提升为管理员（{actor}）', en: 'Promoted to admin ({actor})' },
+  log_text_user_demoted: { zh: '降级为普通用户（{actor}）', en: 'Demoted to ordinary user ({actor})' },
+  log_text_user_disabled: { zh: '禁用用户（{actor}）', en: 'User disabled ({actor})' },
+  log_text_user_enabled: { zh: '启用用户（{actor}）', en: 'User enabled ({actor})' },
+  log_text_user_deleted: { zh: '注销用户（{actor}）', en: 'User deregistered ({actor})' },
+  log_text_aff_transfer: {
+    zh: '邀请额度划转 {amount}',
+    en: 'Moved {amount} of invitation rewards to the balance',
+  },
+  log_text_aff_reward: {
+    zh: '邀请用户 {invitee} 注册，奖励邀请额度 {amount}',
+    en: 'Invited {invitee} to sign up: invitation reward {amount}',
+  },
+  log_text_register_bonus: { zh: '新用户注册赠送 {amount}', en: 'Sign-up bonus {amount}' },
+  log_text_invitee_bonus: { zh: '使用邀请码赠送 {amount}', en: 'Invitation code bonus {amount}' },
+  log_text_redeemed: {
+    zh: '通过兑换码充值 {amount}，兑换码ID {id}',
+    en: 'Topped up {amount} with redemption code ID {id}',
+  },
+  log_text_topup_paid: {
+    zh: '使用在线充值成功，充值额度: {amount}，支付金额：{money}',
+    en: 'Online top-up succeeded: {amount} credited, {money} paid',
+  },
+  log_text_topup_completed: {
+    zh: '管理员补单成功，充值额度: {amount}，支付金额：{money}（{actor}）',
+    en: 'An admin completed the order: {amount} credited, {money} paid ({actor})',
+  },
+  log_text_channel_created: {
+    zh: '创建渠道 {ids}（{name}）（{actor}）',
+    en: 'Created channel {ids} ({name}) ({actor})',
+  },
+  log_text_channel_updated: {
+    zh: '更新渠道 #{id}（{name}）：{fields}（{actor}）',
+    en: 'Updated channel #{id} ({name}): {fields} ({actor})',
+  },
+  log_text_channel_deleted: { zh: '删除渠道 #{id}（{actor}）', en: 'Deleted channel #{id} ({actor})' },
+  log_text_channels_disabled_deleted: {
+    zh: '删除所有已禁用的渠道，共 {count} 个（{actor}）',
+    en: 'Deleted every disabled channel: {count} ({actor})',
+  },
+  log_text_channels_deleted: {
+    zh: '批量删除渠道 {count} 个（{actor}）',
+    en: 'Deleted {count} channels ({actor})',
+  },
+  log_text_channel_copied: {
+    zh: '复制渠道 #{id} 为 #{copy}（{actor}）',
+    en: 'Copied channel #{id} to #{copy} ({actor})',
+  },
+  log_text_tag_enabled: {
+    zh: '启用标签 {tag} 的 {count} 个渠道（{actor}）',
+    en: 'Enabled {count} channels tagged {tag} ({actor})',
+  },
+  log_text_tag_disabled: {
+    zh: '禁用标签 {tag} 的 {count} 个渠道（{actor}）',
+    en: 'Disabled {count} channels tagged {tag} ({actor})',
+  },
+  log_text_tag_edited: {
+    zh: '编辑标签 {tag} 的 {count} 个渠道：{fields}（{actor}）',
+    en: 'Edited {count} channels tagged {tag}: {fields} ({actor})',
+  },
+  log_text_tag_set: {
+    zh: '为 {count} 个渠道设置标签 {tag}（{actor}）',
+    en: 'Set the tag {tag} on {count} channels ({actor})',
+  },
 } as const;

@@ -2,7 +2,6 @@ import { CHANNEL_OPS_MESSAGES } from './messages-channel-ops';
 import { LIMITS_MESSAGES } from './messages-limits';
 import { LOGS_MESSAGES } from './messages-logs';
 import { OAUTH_MESSAGES } from './messages-oauth';
-import { SECURITY_MESSAGES } from './messages-security';
 import { TASKS_MESSAGES } from './messages-tasks';
 import { WALLET_MESSAGES } from './messages-wallet';
 
@@ -300,7 +299,6 @@ export const MESSAGES = {
   ...LIMITS_MESSAGES,
   ...LOGS_MESSAGES,
   ...OAUTH_MESSAGES,
-  ...SECURITY_MESSAGES,
   ...TASKS_MESSAGES,
   ...WALLET_MESSAGES,
 } as const;
@@ -308,10 +306,41 @@ export const MESSAGES = {
 export type MessageKey = keyof typeof MESSAGES;
 export type Lang = 'zh' | 'en';
 
+let defaultLang: Lang = 'zh';
+
+/** The language for callers whose Accept-Language names neither Chinese nor English (option DefaultLanguage). */
+export function setDefaultLang(lang: Lang): void {
+  defaultLang = lang;
+}
+
+export function getDefaultLang(): Lang {
+  return defaultLang;
+}
+
+/**
+ * The answer's language from an Accept-Language header: the supported language (zh or en) with the
+ * highest quality value, the first listed winning a tie; the operator's default when none is named.
+ */
 export function pickLang(acceptLanguage: string | undefined): Lang {
-  if (!acceptLanguage) return 'zh';
-  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
-  return first.startsWith('en') ? 'en' : 'zh';
+  if (!acceptLanguage) return defaultLang;
+  let best: Lang | null = null;
+  let bestQ = 0;
+  for (const part of acceptLanguage.split(',')) {
+    const [tag = '', ...attrs] = part.trim().toLowerCase().split(';');
+    const lang: Lang | null = tag.startsWith('en') ? 'en' : tag.startsWith('zh') ? 'zh' : null;
+    if (!lang) continue;
+    const qAttr = attrs.map((a) => a.trim()).find((a) => a.startsWith('q='));
+    const q = qAttr ? Number(qAttr.slice(2)) : 1;
+    if (Number.isFinite(q) && q > bestQ) {
+      best = lang;
+      bestQ = q;
+    }
+  }
+  return best ?? defaultLang;
+}
+
+export function isMessageKey(key: unknown): key is MessageKey {
+  return typeof key === 'string' && Object.prototype.hasOwnProperty.call(MESSAGES, key);
 }
 
 export function translate(key: MessageKey, lang: Lang, params: Record<string, unknown> = {}): string {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, SelectQueryBuilder } from 'typeorm';
 import { fail } from '../../common/app-error';
 import type { AuthUser } from '../../common/http/request-context';
+import { getDefaultLang, Lang } from '../../common/i18n/messages';
 import { Page, pageOf, PageQuery, parsePage } from '../../common/pagination';
 import { nowSeconds } from '../../common/time';
 import { Channel, LogEntry, LogType, Token, TokenStatus, User, UserStatus } from '../../database/entities';
@@ -67,24 +68,28 @@ export class LogQueryService {
     return { rows, total };
   }
 
-  async listAll(query: Raw): Promise<Page<AdminLogView>> {
+  async listAll(query: Raw, lang: Lang = getDefaultLang()): Promise<Page<AdminLogView>> {
     const f = parseLogFilter(query, true);
     const q = parsePage(query);
     const { rows, total } = await this.page(applyLogFilter(this.base(), f), q);
     const names = await this.channelNames(rows);
     return pageOf(
-      rows.map((l) => toAdminLogView(l, names)),
+      rows.map((l) => toAdminLogView(l, names, lang)),
       total,
       q,
     );
   }
 
-  async listOwn(me: AuthUser, query: Raw): Promise<Page<LogView>> {
+  async listOwn(me: AuthUser, query: Raw, lang: Lang = getDefaultLang()): Promise<Page<LogView>> {
     const f = parseLogFilter(query, false);
     const q = parsePage(query);
     const qb = applyLogFilter(this.base().where('l.user_id = :uid', { uid: me.id }), f);
     const { rows, total } = await this.page(qb, q);
-    return pageOf(rows.map(toLogView), total, q);
+    return pageOf(
+      rows.map((l) => toLogView(l, lang)),
+      total,
+      q,
+    );
   }
 
   statAll(query: Raw): Promise<LogStat> {
@@ -148,7 +153,7 @@ export class LogQueryService {
       userId: actor.id,
       username: actor.username,
       type: LogType.Manage,
-      content: `清理日志：删除 ${before} 之前的 ${deleted} 条日志（${actor.username}）`,
+      content: { key: 'log_text_logs_deleted', params: { before, count: deleted, actor: actor.username } },
     });
     return deleted;
   }
@@ -157,7 +162,11 @@ export class LogQueryService {
    * The logs of one API token, found by its key (`Authorization: Bearer sk-…` or `?key=`), as its owner
    * sees them. A disabled or deleted token, or one whose user is banned or deregistered, reads nothing.
    */
-  async listByKey(authorization: string | undefined, query: Raw): Promise<Page<LogView>> {
+  async listByKey(
+    authorization: string | undefined,
+    query: Raw,
+    lang: Lang = getDefaultLang(),
+  ): Promise<Page<LogView>> {
     const header =
       typeof authorization === 'string' ? authorization.trim().replace(/^Bearer(\s+|$)/i, '') : '';
     const key = text(query, 'key', 200) || header;
@@ -185,7 +194,11 @@ export class LogQueryService {
       f,
     );
     const { rows, total } = await this.page(qb, q);
-    return pageOf(rows.map(toLogView), total, q);
+    return pageOf(
+      rows.map((l) => toLogView(l, lang)),
+      total,
+      q,
+    );
   }
 
   /** The log's user-info popup (admins, any user): balance and usage counters. */

@@ -12,6 +12,8 @@ import {
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { AuthUser } from '../../common/http/request-context';
+import type { Lang } from '../../common/i18n/messages';
+import { RequestLang } from '../../common/i18n/request-lang.decorator';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../auth/access.decorator';
 import { LogQueryService } from './log-query.service';
 
@@ -45,8 +47,8 @@ export class LogController {
   @AdminOnly()
   @queries([...FILTERS, ...ADMIN_FILTERS])
   @ApiOperation({ summary: 'Every user’s logs, newest first → {items, total, page, page_size}' })
-  listAll(@Query() query: Raw) {
-    return this.logs.listAll(query);
+  listAll(@Query() query: Raw, @RequestLang() lang: Lang) {
+    return this.logs.listAll(query, lang);
   }
 
   @Delete()
@@ -71,8 +73,8 @@ export class LogController {
   @ApiOperation({
     summary: 'The caller’s own logs (no channel, no admin_info) → {items, total, page, page_size}',
   })
-  listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
-    return this.logs.listOwn(me, query);
+  listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw, @RequestLang() lang: Lang) {
+    return this.logs.listOwn(me, query, lang);
   }
 
   @Get('self/stat')
@@ -89,8 +91,12 @@ export class LogController {
   @ApiHeader({ name: 'Authorization', required: false, description: 'Bearer sk-… (or use ?key=)' })
   @queries([{ name: 'key', description: 'the API key, sk-…' }, ...FILTERS])
   @ApiOperation({ summary: 'The logs of one API token, read with its key → {items, total, page, page_size}' })
-  listByKey(@Headers('authorization') authorization: string | undefined, @Query() query: Raw) {
-    return this.logs.listByKey(authorization, query);
+  listByKey(
+    @Headers('authorization') authorization: string | undefined,
+    @Query() query: Raw,
+    @RequestLang() lang: Lang,
+  ) {
+    return this.logs.listByKey(authorization, query, lang);
   }
 }
 

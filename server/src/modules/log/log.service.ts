@@ -5,12 +5,14 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { LogEntry, LogType } from '../../database/entities';
+import { LogText, logTextColumns } from './log-text';
 
 export interface RecordInput {
   userId: number;
   username: string;
   type: LogType;
-  content: string;
+  /** A message key plus parameters (rendered in each reader's language), or fixed text. */
+  content: string | LogText;
   quota?: number;
   other?: Record<string, unknown>;
 }
@@ -24,15 +26,17 @@ export class LogService {
   ) {}
 
   async record(input: RecordInput, manager?: EntityManager): Promise<void> {
+    const text = typeof input.content === 'string' ? null : logTextColumns(input.content, input.other);
+    const other = text ? text.other : input.other;
     const row: Partial<LogEntry> = {
       user_id: input.userId,
       username: input.username,
       type: input.type,
-      content: input.content,
+      content: text ? text.content : (input.content as string),
       quota: input.quota ?? 0,
       created_at: nowSeconds(),
       node_name: this.config.nodeName,
-      other: input.other ? JSON.stringify(input.other) : '',
+      other: other ? JSON.stringify(other) : '',
     };
     await (manager ? manager.getRepository(LogEntry) : this.repo).insert(row);
   }

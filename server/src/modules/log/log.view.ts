@@ -1,4 +1,6 @@
+import type { Lang } from '../../common/i18n/messages';
 import { LogEntry } from '../../database/entities';
+import { renderLogContent, withoutLogText } from './log-text';
 
 /** A log row as its owner sees it: no channel, no node, no `admin_info` in `other`. */
 export interface LogView {
@@ -32,6 +34,7 @@ export interface AdminLogView extends LogView {
 
 /** `other` without the keys only admins may read; text that is not a JSON object is dropped. */
 export function userOther(other: string | null): string {
+  other = withoutLogText(other);
   if (!other) return '';
   try {
     const parsed: unknown = JSON.parse(other);
@@ -43,12 +46,13 @@ export function userOther(other: string | null): string {
   }
 }
 
-export function toLogView(l: LogEntry): LogView {
+/** The row as its owner sees it; its text in `lang` when it was written as a message key. */
+export function toLogView(l: LogEntry, lang: Lang): LogView {
   return {
     id: Number(l.id),
     created_at: Number(l.created_at),
     type: l.type,
-    content: l.content ?? '',
+    content: renderLogContent(l.content, l.other, lang),
     user_id: l.user_id,
     username: l.username,
     token_id: l.token_id,
@@ -66,10 +70,10 @@ export function toLogView(l: LogEntry): LogView {
   };
 }
 
-export function toAdminLogView(l: LogEntry, channelNames: Map<number, string>): AdminLogView {
+export function toAdminLogView(l: LogEntry, channelNames: Map<number, string>, lang: Lang): AdminLogView {
   return {
-    ...toLogView(l),
-    other: l.other ?? '',
+    ...toLogView(l, lang),
+    other: withoutLogText(l.other),
     channel: l.channel_id,
     channel_name: l.channel_id ? (channelNames.get(l.channel_id) ?? '') : '',
     node_name: l.node_name,

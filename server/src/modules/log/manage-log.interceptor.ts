@@ -1,6 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { concatMap, Observable } from 'rxjs';
+import type { MessageKey } from '../../common/i18n/messages';
 import { LogType } from '../../database/entities';
 import { LogService } from './log.service';
 
@@ -20,7 +21,7 @@ const clip = (s: unknown, max = 64) => {
   return [...t].length > max ? [...t].slice(0, max).join('') + '…' : t;
 };
 const idList = (ids: unknown[]) =>
-  ids.length > 20 ? `#${ids.slice(0, 20).join(', #')} …（共 ${ids.length} 个）` : `#${ids.join(', #')}`;
+  ids.length > 20 ? `#${ids.slice(0, 20).join(', #')} … (${ids.length})` : `#${ids.join(', #')}`;
 
 /** Fields of a channel edit named in its log (values are left out: keys are secrets). */
 function changedFields(body: Raw): string {
@@ -29,33 +30,61 @@ function changedFields(body: Raw): string {
     .join(', ');
 }
 
+type Described = { key: MessageKey; params: Record<string, string | number> } | null;
+
 /**
  * Channel administration writes a management log (type 3) for the admin who acted, after the change
  * succeeded. Keyed by controller class and handler; a handler not listed writes nothing.
  */
-const CHANNEL_ACTIONS: Record<string, (c: Call) => string | null> = {
+const CHANNEL_ACTIONS: Record<string, (c: Call) => Described> = {
   'ChannelController.create': ({ body, result }) => {
     const ids = Array.isArray(obj(result).ids) ? (obj(result).ids as unknown[]) : [obj(result).id];
-    return `创建渠道 ${idList(ids)}（${clip(body.name)}）`;
+    return { key: 'log_text_channel_created', params: { ids: idList(ids), name: clip(body.name) } };
   },
-  'ChannelController.update': ({ body, result }) =>
-    `更新渠道 #${String(obj(result).id ?? body.id)}（${clip(obj(result).name ?? body.name)}）：${changedFields(body)}`,
-  'ChannelController.remove': ({ params }) => `删除渠道 #${String(params.id)}`,
-  'ChannelController.removeDisabled': ({ result }) => `删除所有已禁用的渠道，共 ${Number(result)} 个`,
+  'ChannelController.update': ({ body, result }) => ({
+    key: 'log_text_channel_updated',
+    params: {
+      id: String(obj(result).id ?? body.id),
+      name: clip(obj(result).name ?? body.name),
+      fields: changedFields(body),
+    },
+  }),
+  'ChannelController.remove': ({ params }) => ({
+    key: 'log_text_channel_deleted',
+    params: { id: String(params.id) },
+  }),
+  'ChannelController.removeDisabled': ({ result }) => ({
+    key: 'log_text_channels_disabled_deleted',
+    params: { count: Number(result) },
+  }),
   'ChannelController.removeMany': ({ result }) =>
-    Number(result) > 0 ? `批量删除渠道 ${Number(result)} 个` : null,
-  'ChannelController.copy': ({ params, result }) =>
-    `复制渠道 #${String(params.id)} 为 #${String(obj(result).id)}`,
-  'ChannelController.enableTag': ({ body, result }) =>
-    `启用标签 ${clip(body.tag)} 的 ${Number(result)} 个渠道`,
-  'ChannelController.disableTag': ({ body, result }) =>
-    `禁用标签 ${clip(body.tag)} 的 ${Number(result)} 个渠道`,
-  'ChannelController.editTag': ({ body, result }) =>
-    `编辑标签 ${clip(body.tag)} 的 ${Number(result)} 个渠道：${Object.keys(body)
-      .filter((k) => k !== 'tag')
-      .join(', ')}`,
+    Number(result) > 0 ? { key: 'log_text_channels_deleted', params: { count: Number(result) } } : null,
+  'ChannelController.copy': ({ params, result }) => ({
+    key: 'log_text_channel_copied',
+    params: { id: String(params.id), copy: String(obj(result).id) },
+  }),
+  'ChannelController.enableTag': ({ body, result }) => ({
+    key: 'log_text_tag_enabled',
+    params: { tag: clip(body.tag), count: Number(result) },
+  }),
+  'ChannelController.disableTag': ({ body, result }) => ({
+    key: 'log_text_tag_disabled',
+    params: { tag: clip(body.tag), count: Number(result) },
+  }),
+  'ChannelController.editTag': ({ body, result }) => ({
+    key: 'log_text_tag_edited',
+    params: {
+      tag: clip(body.tag),
+      count: Number(result),
+      fields: Object.keys(body)
+        .filter((k) => k !== 'tag')
+        .join(', '),
+    },
+  }),
   'ChannelController.batchTag': ({ body, result }) =>
-    Number(result) > 0 ? `为 ${Number(result)} 个渠道设置标签 ${clip(body.tag)}` : null,
+    Number(result) > 0
+      ? { key: 'log_text_tag_set', params: { tag: clip(body.tag), count: Number(result) } }
+      : null,
 };
 
 /** The handler's value, whether or not the envelope has been put around it already. */
@@ -91,7 +120,7 @@ export class ManageLogInterceptor implements NestInterceptor {
               userId: actor.id,
               username: actor.username,
               type: LogType.Manage,
-              content: `${content}（${actor.username}）`,
+              content: { key: content.key, params: { ...content.params, actor: actor.username } },
             });
         } catch (err) {
           // The change is made; a lost audit line must not turn it into an error.

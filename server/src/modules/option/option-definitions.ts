@@ -34,7 +34,13 @@ const bool = (key: string, dflt: boolean, extra: Partial<OptionDef> = {}): Optio
   default: String(dflt),
   ...extra,
 });
-const int = (key: string, dflt: number, min: number, max: number, extra: Partial<OptionDef> = {}): OptionDef => ({
+const int = (
+  key: string,
+  dflt: number,
+  min: number,
+  max: number,
+  extra: Partial<OptionDef> = {},
+): OptionDef => ({
   key,
   kind: 'int',
   default: String(dflt),
@@ -42,7 +48,13 @@ const int = (key: string, dflt: number, min: number, max: number, extra: Partial
   max,
   ...extra,
 });
-const float = (key: string, dflt: number, min: number, max: number, extra: Partial<OptionDef> = {}): OptionDef => ({
+const float = (
+  key: string,
+  dflt: number,
+  min: number,
+  max: number,
+  extra: Partial<OptionDef> = {},
+): OptionDef => ({
   key,
   kind: 'float',
   default: String(dflt),
@@ -73,7 +85,12 @@ const url = (key: string, extra: Partial<OptionDef> = {}): OptionDef => ({
   normalize: stripSlash,
   ...extra,
 });
-const json = (key: string, dflt: unknown, check: OptionDef['check'], extra: Partial<OptionDef> = {}): OptionDef => ({
+const json = (
+  key: string,
+  dflt: unknown,
+  check: OptionDef['check'],
+  extra: Partial<OptionDef> = {},
+): OptionDef => ({
   key,
   kind: 'json',
   default: JSON.stringify(dflt),
@@ -85,7 +102,10 @@ const json = (key: string, dflt: unknown, check: OptionDef['check'], extra: Part
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const problem = (reason: string): OptionProblem => ({ key: 'field_invalid', params: { field: 'value', reason } });
+const problem = (reason: string): OptionProblem => ({
+  key: 'field_invalid',
+  params: { field: 'value', reason },
+});
 
 /** A JSON object whose values are finite numbers ≥ 0 (ratios, prices). */
 const numberMap =
@@ -93,7 +113,8 @@ const numberMap =
   (v: unknown): OptionProblem | null => {
     if (!isPlainObject(v)) return problem('expected a JSON object of name → number');
     for (const [name, n] of Object.entries(v)) {
-      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return problem(`"${name}" must be a number ≥ 0`);
+      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
+        return problem(`"${name}" must be a number ≥ 0`);
       if (opts.positive && n === 0) return { key: 'model_price_zero' };
       if (n > 1e9) return problem(`"${name}" is too large`);
     }
@@ -102,14 +123,16 @@ const numberMap =
 
 const stringMap = (v: unknown): OptionProblem | null => {
   if (!isPlainObject(v)) return problem('expected a JSON object of name → text');
-  for (const [name, s] of Object.entries(v)) if (typeof s !== 'string') return problem(`"${name}" must be text`);
+  for (const [name, s] of Object.entries(v))
+    if (typeof s !== 'string') return problem(`"${name}" must be text`);
   return null;
 };
 
 const stringList = (v: unknown): OptionProblem | null =>
   Array.isArray(v) && v.every((s) => typeof s === 'string') ? null : problem('expected a JSON list of names');
 
-const objectAny = (v: unknown): OptionProblem | null => (isPlainObject(v) ? null : problem('expected a JSON object'));
+const objectAny = (v: unknown): OptionProblem | null =>
+  isPlainObject(v) ? null : problem('expected a JSON object');
 
 const groupGroupRatio = (v: unknown): OptionProblem | null => {
   if (!isPlainObject(v)) return problem('expected {"user group": {"token group": ratio}}');
@@ -124,7 +147,11 @@ const groupGroupRatio = (v: unknown): OptionProblem | null => {
 const rateLimitGroups = (v: unknown): OptionProblem | null => {
   if (!isPlainObject(v)) return problem('expected {"group": [total count, successful count]}');
   for (const [group, pair] of Object.entries(v)) {
-    if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 1e9))
+    if (
+      !Array.isArray(pair) ||
+      pair.length !== 2 ||
+      !pair.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 1e9)
+    )
       return problem(`"${group}" must be [total count, successful count], whole numbers ≥ 0`);
   }
   return null;
@@ -134,7 +161,8 @@ const chats = (v: unknown): OptionProblem | null => {
   if (!Array.isArray(v)) return problem('expected a JSON list of {"name": "url"}');
   for (const item of v) {
     if (!isPlainObject(item)) return problem('each chat link must be {"name": "url"}');
-    for (const link of Object.values(item)) if (typeof link !== 'string') return problem('chat link URLs must be text');
+    for (const link of Object.values(item))
+      if (typeof link !== 'string') return problem('chat link URLs must be text');
   }
   return null;
 };
@@ -150,7 +178,10 @@ const payMethods = (v: unknown): OptionProblem | null => {
 
 const domainList = (_v: unknown, raw: string): OptionProblem | null => {
   const seen = new Set<string>();
-  for (const d of raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const d of raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(d))
       return { key: 'domain_invalid', params: { host: 'example.com' } };
     if (seen.has(d)) return { key: 'domain_duplicate' };
@@ -191,10 +222,14 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('TurnstileCheckEnabled', false),
   bool('EmailDomainRestrictionEnabled', false),
   bool('EmailAliasRestrictionEnabled', false),
-  str('EmailDomainWhitelist', 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com', {
-    maxLength: 10000,
-    check: domainList,
-  }),
+  str(
+    'EmailDomainWhitelist',
+    'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+    {
+      maxLength: 10000,
+      check: domainList,
+    },
+  ),
   // mail (root only)
   str('SMTPServer', '', ROOT),
   int('SMTPPort', 587, 1, 65535, ROOT),
@@ -207,7 +242,10 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   str('GitHubClientSecret', '', SECRET),
   str('oidc.client_id', '', ROOT),
   str('oidc.client_secret', '', SECRET),
-  url('oidc.well_known', { ...ROOT, check: (_v, raw) => (raw && !/^https?:\/\//i.test(raw) ? { key: 'well_known_invalid' } : null) }),
+  url('oidc.well_known', {
+    ...ROOT,
+    check: (_v, raw) => (raw && !/^https?:\/\//i.test(raw) ? { key: 'well_known_invalid' } : null),
+  }),
   url('oidc.authorization_endpoint', ROOT),
   url('oidc.token_endpoint', ROOT),
   url('oidc.user_info_endpoint', ROOT),
@@ -231,7 +269,12 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   url('CustomCallbackAddress', ROOT),
   float('Price', 7.3, 0, 1e6, ROOT),
   int('MinTopUp', 1, 0, 1e9, ROOT),
-  json('TopupGroupRatio', { default: 1, vip: 1, svip: 1 }, (v) => (numberMap()(v) ? { key: 'topup_ratio_not_json' } : null), ROOT),
+  json(
+    'TopupGroupRatio',
+    { default: 1, vip: 1, svip: 1 },
+    (v) => (numberMap()(v) ? { key: 'topup_ratio_not_json' } : null),
+    ROOT,
+  ),
   json(
     'PayMethods',
     [
@@ -244,6 +287,8 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   // site text
   text('Notice'),
   str('SystemName', 'Gatehouse', { maxLength: 128 }),
+  // The language of API answers for callers that name neither Chinese nor English in Accept-Language.
+  str('DefaultLanguage', 'zh', { check: oneOf('zh', 'en') }),
   text('Logo', '', { maxLength: 2_000_000 }),
   text('HomePageContent'),
   text('About'),
@@ -312,7 +357,11 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   // models tab
   json('gemini.safety_settings', {}, objectAny),
   json('gemini.version_settings', { default: 'v1beta' }, stringMap),
-  json('gemini.supported_imagine_models', ['gemini-2.0-flash-exp-image-generation', 'gemini-2.0-flash-exp'], stringList),
+  json(
+    'gemini.supported_imagine_models',
+    ['gemini-2.0-flash-exp-image-generation', 'gemini-2.0-flash-exp'],
+    stringList,
+  ),
   bool('gemini.thinking_adapter_enabled', false),
   float('gemini.thinking_adapter_budget_tokens_percentage', 0.6, 0.1, 1),
   json('claude.model_headers_settings', {}, objectAny),
@@ -324,7 +373,9 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   int('general_setting.ping_interval_seconds', 60, 1, 3600),
 ];
 
-export const OPTION_INDEX: ReadonlyMap<string, OptionDef> = new Map(OPTION_DEFINITIONS.map((d) => [d.key, d]));
+export const OPTION_INDEX: ReadonlyMap<string, OptionDef> = new Map(
+  OPTION_DEFINITIONS.map((d) => [d.key, d]),
+);
 
 /** Keys the reset-model-ratio action restores to their built-in defaults. */
 export const PRICE_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const;
@@ -348,10 +399,16 @@ export function parseOptionValue(def: OptionDef, raw: string): unknown {
 }
 
 /** Checks a value an admin submitted; returns the normalised string to store, or the problem. */
-export function validateOptionValue(def: OptionDef, input: string): { value: string } | { problem: OptionProblem } {
+export function validateOptionValue(
+  def: OptionDef,
+  input: string,
+): { value: string } | { problem: OptionProblem } {
   const raw = def.normalize ? def.normalize(input) : input;
-  const invalid = (reason: string) => ({ problem: { key: 'option_invalid' as const, params: { key: def.key, reason } } });
-  if (def.maxLength !== undefined && raw.length > def.maxLength) return invalid(`longer than ${def.maxLength} characters`);
+  const invalid = (reason: string) => ({
+    problem: { key: 'option_invalid' as const, params: { key: def.key, reason } },
+  });
+  if (def.maxLength !== undefined && raw.length > def.maxLength)
+    return invalid(`longer than ${def.maxLength} characters`);
   let parsed: unknown = raw;
   switch (def.kind) {
     case 'bool':
@@ -360,7 +417,8 @@ export function validateOptionValue(def: OptionDef, input: string): { value: str
     case 'int':
     case 'float': {
       const pattern = def.kind === 'int' ? /^-?\d+$/ : /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
-      if (!pattern.test(raw.trim())) return invalid(def.kind === 'int' ? 'must be a whole number' : 'must be a number');
+      if (!pattern.test(raw.trim()))
+        return invalid(def.kind === 'int' ? 'must be a whole number' : 'must be a number');
       const n = Number(raw);
       if (!Number.isFinite(n)) return invalid('must be a number');
       if (def.min !== undefined && n < def.min) return invalid(`must be at least ${def.min}`);
@@ -388,7 +446,11 @@ export function validateOptionValue(def: OptionDef, input: string): { value: str
   return finish(def, raw, parsed);
 }
 
-function finish(def: OptionDef, raw: string, parsed: unknown): { value: string } | { problem: OptionProblem } {
+function finish(
+  def: OptionDef,
+  raw: string,
+  parsed: unknown,
+): { value: string } | { problem: OptionProblem } {
   const p = def.check?.(parsed, raw);
   if (p) {
     if (p.key === 'field_invalid') {

@@ -4,10 +4,18 @@ import { Repository } from 'typeorm';
 import { AppError, fail, forbidden } from '../../common/app-error';
 import { CacheBus } from '../../common/cache-bus';
 import { CryptoService } from '../../common/crypto.service';
+import { setDefaultLang } from '../../common/i18n/messages';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { OptionRow, Role } from '../../database/entities';
-import { OPTION_DEFINITIONS, OPTION_INDEX, OptionDef, parseOptionValue, PRICE_KEYS, validateOptionValue } from './option-definitions';
+import {
+  OPTION_DEFINITIONS,
+  OPTION_INDEX,
+  OptionDef,
+  parseOptionValue,
+  PRICE_KEYS,
+  validateOptionValue,
+} from './option-definitions';
 
 export interface OptionListItem {
   key: string;
@@ -37,7 +45,10 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    this.bus.on('options', (e) => e.remote && void this.reload().catch((e: unknown) => this.logger.error(String(e))));
+    this.bus.on(
+      'options',
+      (e) => e.remote && void this.reload().catch((e: unknown) => this.logger.error(String(e))),
+    );
     this.resync = setInterval(
       () => void this.reload().catch((e: unknown) => this.logger.warn(`resync failed: ${String(e)}`)),
       Math.max(1, this.config.syncFrequencySeconds) * 1000,
@@ -58,7 +69,9 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
         this.put(def, def.secret ? this.crypto.decrypt(row.value) : row.value);
         seen.add(def.key);
       } catch {
-        this.logger.warn(`option ${row.key} cannot be decrypted with the current CRYPTO_SECRET; using the default`);
+        this.logger.warn(
+          `option ${row.key} cannot be decrypted with the current CRYPTO_SECRET; using the default`,
+        );
       }
     }
     for (const def of OPTION_DEFINITIONS) if (!seen.has(def.key)) this.put(def, def.default);
@@ -67,6 +80,8 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   private put(def: OptionDef, value: string): void {
     this.raw.set(def.key, value);
     this.parsed.set(def.key, parseOptionValue(def, value));
+    // Read on every request before any module is reached, so it lives with the language picker.
+    if (def.key === 'DefaultLanguage') setDefaultLang(value === 'en' ? 'en' : 'zh');
   }
 
   get(key: string): string {
@@ -100,12 +115,19 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
     const def = OPTION_INDEX.get(key);
     if (!def) throw fail('option_unknown', { key });
     if (def.rootOnly && role < Role.Root) throw forbidden('root_only');
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && value !== null && value !== undefined) {
+    if (
+      typeof value !== 'string' &&
+      typeof value !== 'number' &&
+      typeof value !== 'boolean' &&
+      value !== null &&
+      value !== undefined
+    ) {
       throw fail('option_invalid', { key, reason: 'must be text' });
     }
     const input = value === null || value === undefined ? '' : String(value);
     if (def.secret && input === '' && !clear) return;
-    if (key === 'PayAddress' && input !== '' && !this.get('ServerAddress')) throw fail('server_address_required');
+    if (key === 'PayAddress' && input !== '' && !this.get('ServerAddress'))
+      throw fail('server_address_required');
     const result = validateOptionValue(def, input);
     if ('problem' in result) throw new AppError(result.problem.key, result.problem.params);
     await this.store(def, result.value);

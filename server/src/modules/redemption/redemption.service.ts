@@ -238,7 +238,7 @@ export class RedemptionService {
       return {
         userId: me.id,
         quota: Number(code.quota),
-        content: (q: string) => `通过兑换码充值 ${q}，兑换码ID ${code.id}`,
+        content: (q: string) => ({ key: 'log_text_redeemed', params: { amount: q, id: code.id } }),
         other: { redemption_id: code.id },
       };
     });

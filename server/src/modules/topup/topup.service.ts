@@ -10,7 +10,7 @@ import { Role, TopUp, User } from '../../database/entities';
 import { OptionService } from '../option/option.service';
 import { EPAY_SUBMIT_PATH, EPAY_TRADE_SUCCESS, epayPurchaseParams, epayVerify, moneyToCents } from './epay';
 import { AdminTopUpView, toTopUpView, TopUpView } from './topup.view';
-import { WalletCreditService } from './wallet-credit.service';
+import { Credit, WalletCreditService } from './wallet-credit.service';
 
 type Raw = Record<string, unknown>;
 
@@ -196,11 +196,10 @@ export class TopUpService {
     if (order.status !== TopUpStatus.Pending) return 'fail';
     const method =
       typeof params.type === 'string' && params.type ? params.type.slice(0, 32) : order.payment_method;
-    const credited = await this.completeOrder(
-      order,
-      method,
-      (q) => `使用在线充值成功，充值额度: ${q}，支付金额：${Number(order.money).toFixed(2)}`,
-    );
+    const credited = await this.completeOrder(order, method, (q) => ({
+      key: 'log_text_topup_paid',
+      params: { amount: q, money: Number(order.money).toFixed(2) },
+    }));
     if (credited) return 'success';
     const now = await this.repo.findOneBy({ id: order.id });
     return now?.status === TopUpStatus.Success ? 'success' : 'fail';
@@ -218,12 +217,10 @@ export class TopUpService {
     // Like add_quota: nobody credits a user of the same or a higher role (themselves included), except root.
     if (actor.role < Role.Root && (!owner || owner.role >= actor.role)) throw forbidden('cannot_act_on_peer');
     if (order.status === TopUpStatus.Pending) {
-      await this.completeOrder(
-        order,
-        order.payment_method,
-        (q) =>
-          `管理员补单成功，充值额度: ${q}，支付金额：${Number(order.money).toFixed(2)}（${actor.username}）`,
-      );
+      await this.completeOrder(order, order.payment_method, (q) => ({
+        key: 'log_text_topup_completed',
+        params: { amount: q, money: Number(order.money).toFixed(2), actor: actor.username },
+      }));
     }
     const now = await this.repo.findOneByOrFail({ id: order.id });
     if (now.status !== TopUpStatus.Success) throw fail('topup_order_not_pending');
@@ -231,11 +228,7 @@ export class TopUpService {
   }
 
   /** Flips the order from pending to success and credits it, once. */
-  private async completeOrder(
-    order: TopUp,
-    method: string,
-    content: (q: string) => string,
-  ): Promise<boolean> {
+  private async completeOrder(order: TopUp, method: string, content: Credit['content']): Promise<boolean> {
     const credit = await this.wallet.creditOnce(async (m) => {
       const res = await m
         .createQueryBuilder()

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, fail } from '../../common/app-error';
 import { LogType, User } from '../../database/entities';
+import type { LogText } from '../log/log-text';
 import { LogService } from '../log/log.service';
 import { OptionService } from '../option/option.service';
 import { formatQuota } from '../user/quota-format';
@@ -14,7 +15,7 @@ export interface Credit {
   userId: number;
   quota: number;
   /** The log text; receives the quota as people read it. */
-  content: (formattedQuota: string) => string;
+  content: (formattedQuota: string) => LogText;
   other?: Record<string, unknown>;
 }
 

@@ -13,6 +13,7 @@ import type { AppConfig } from '../../config/app-config';
 import { LogType, Role, User, UserStatus } from '../../database/entities';
 import { LogService } from '../log/log.service';
 import { OptionService } from '../option/option.service';
+import type { MessageKey } from '../../common/i18n/messages';
 import { formatQuota } from './quota-format';
 import { UserCacheService } from './user-cache.service';
 import { checkDisplayName, checkPassword, checkQuota, checkUsername } from './user-rules';
@@ -173,7 +174,7 @@ export class UserService {
           userId: created.id,
           username,
           type: LogType.Manage,
-          content: `管理员创建了用户（${actor.username}）`,
+          content: { key: 'log_text_user_created', params: { actor: actor.username } },
         },
         m,
       );
@@ -240,12 +241,16 @@ export class UserService {
             userId: user.id,
             username: changes.username ?? user.username,
             type: LogType.Manage,
-            content: `管理员修改了用户信息：${Object.keys(changes).join(', ')}（${actor.username}）`,
+            content: {
+              key: 'log_text_user_updated',
+              params: { fields: Object.keys(changes).join(', '), actor: actor.username },
+            },
           },
           m,
         );
       }
-      if (delta !== 0) await this.adminQuotaChange(m, actor, user, delta, expected, '管理员将用户额度调整');
+      if (delta !== 0)
+        await this.adminQuotaChange(m, actor, user, delta, expected, 'log_text_user_quota_set');
     });
     this.cache.invalidate(user.id);
     return toUserView(await this.mustFind(user.id));
@@ -263,36 +268,36 @@ export class UserService {
     const touchesRoot = user.role >= Role.Root && ['demote', 'disable', 'delete'].includes(action);
     if (touchesRoot) throw fail('cannot_touch_root');
     const changes: Partial<User> = {};
-    let logText = '';
+    let logText: MessageKey = 'log_text_user_enabled';
     switch (action) {
       case 'promote':
         if (actor.role < Role.Root) throw fail('cannot_promote');
         if (user.role >= Role.Admin) throw fail('already_admin');
         changes.role = Role.Admin;
-        logText = '提升为管理员';
+        logText = 'log_text_user_promoted';
         break;
       case 'demote':
         if (user.role <= Role.User) throw fail('already_user');
         changes.role = Role.User;
-        logText = '降级为普通用户';
+        logText = 'log_text_user_demoted';
         break;
       case 'disable':
         changes.status = UserStatus.Disabled;
-        logText = '禁用用户';
+        logText = 'log_text_user_disabled';
         break;
       case 'enable':
         changes.status = UserStatus.Enabled;
-        logText = '启用用户';
+        logText = 'log_text_user_enabled';
         break;
       case 'delete':
         changes.deleted_at = nowSeconds();
-        logText = '注销用户';
+        logText = 'log_text_user_deleted';
         break;
       case 'add_quota': {
         const delta = checkQuota(input.value, { allowNegative: true });
         if (delta === 0) throw fail('quota_invalid');
         await this.ds.transaction((m) =>
-          this.adminQuotaChange(m, actor, user, delta, null, '管理员为用户增加额度'),
+          this.adminQuotaChange(m, actor, user, delta, null, 'log_text_user_quota_added'),
         );
         this.cache.invalidate(user.id);
         const after = await this.mustFind(user.id);
@@ -306,7 +311,7 @@ export class UserService {
           userId: user.id,
           username: user.username,
           type: LogType.Manage,
-          content: `${logText}（${actor.username}）`,
+          content: { key: logText, params: { actor: actor.username } },
         },
         m,
       );
@@ -323,7 +328,7 @@ export class UserService {
     user: User,
     delta: number,
     expected: number | null,
-    verb: string,
+    verb: 'log_text_user_quota_set' | 'log_text_user_quota_added',
   ): Promise<void> {
     await this.applyQuotaDelta(m, user.id, delta, expected);
     await this.logs.record(
@@ -331,7 +336,7 @@ export class UserService {
         userId: user.id,
         username: user.username,
         type: LogType.Manage,
-        content: `${verb} ${this.fmt(delta)}（${actor.username}）`,
+        content: { key: verb, params: { amount: this.fmt(delta), actor: actor.username } },
         quota: delta,
       },
       m,
@@ -435,7 +440,7 @@ export class UserService {
           userId: actor.id,
           username: actor.username,
           type: LogType.System,
-          content: `邀请额度划转 ${this.fmt(amount)}`,
+          content: { key: 'log_text_aff_transfer', params: { amount: this.fmt(amount) } },
           quota: amount,
         },
         m,
@@ -474,7 +479,7 @@ export class UserService {
           userId: inviterId,
           username: inviter?.username ?? '',
           type: LogType.System,
-          content: `邀请用户 ${inviteeName} 注册，奖励邀请额度 ${this.fmt(reward)}`,
+          content: { key: 'log_text_aff_reward', params: { invitee: inviteeName, amount: this.fmt(reward) } },
           quota: 0,
         },
         m,
