@@ -2,6 +2,7 @@ import { CHANNEL_OPS_MESSAGES } from './messages-channel-ops';
 import { LIMITS_MESSAGES } from './messages-limits';
 import { LOGS_MESSAGES } from './messages-logs';
 import { OAUTH_MESSAGES } from './messages-oauth';
+import { SECURITY_MESSAGES } from './messages-security';
 import { TASKS_MESSAGES } from './messages-tasks';
 import { WALLET_MESSAGES } from './messages-wallet';
 
@@ -299,6 +300,7 @@ export const MESSAGES = {
   ...LIMITS_MESSAGES,
   ...LOGS_MESSAGES,
   ...OAUTH_MESSAGES,
+  ...SECURITY_MESSAGES,
   ...TASKS_MESSAGES,
   ...WALLET_MESSAGES,
 } as const;
