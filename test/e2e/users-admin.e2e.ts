@@ -330,6 +330,32 @@ describe('user administration', () => {
       expect(logs.every((l) => l.quota === 0 && l.type === LogType.Manage)).toBe(true);
     });
 
+    it('writes nothing when the edit form is saved unchanged, and names only the fields that changed', async () => {
+      const name = uname('nc');
+      expect((await admin.post('/api/user/', { username: name, password: 'password-1' })).body.success).toBe(
+        true,
+      );
+      const user = await users().findOneByOrFail({ username: name });
+      // What the console's edit drawer sends back untouched: every field as loaded, password empty.
+      const form = {
+        id: user.id,
+        username: user.username,
+        display_name: user.display_name,
+        group: user.group,
+        password: '',
+        quota: user.quota,
+        original_quota: user.quota,
+      };
+      expect((await admin.put('/api/user/', form)).body.success).toBe(true);
+      expect((await accountLogs(user.id)).map((l) => l.content)).toEqual([
+        `管理员创建了用户（${admin.username}）`,
+      ]);
+      expect((await admin.put('/api/user/', { ...form, group: 'vip' })).body.success).toBe(true);
+      const logs = await accountLogs(user.id);
+      expect(logs).toHaveLength(2);
+      expect(logs[1].content).toBe(`管理员修改了用户信息：group（${admin.username}）`);
+    });
+
     it('creates an ordinary, enabled user who can sign in', async () => {
       const res = await admin
         .post('/api/user/', { username: 'abcdefghijkl', password: '12345678', display_name: 'Twelve' })

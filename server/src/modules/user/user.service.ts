@@ -200,8 +200,11 @@ export class UserService {
       changes.username = checkUsername(input.username);
       if (await this.usernameTaken(changes.username)) throw fail('username_taken');
     }
-    if (input.display_name !== undefined)
-      changes.display_name = checkDisplayName(input.display_name, user.username);
+    // Only what differs from the stored user counts as a change (and is named in the audit log).
+    if (input.display_name !== undefined) {
+      const displayName = checkDisplayName(input.display_name, user.username);
+      if (displayName !== user.display_name) changes.display_name = displayName;
+    }
     if (typeof input.password === 'string' && input.password !== '') {
       changes.password = await this.hashPassword(checkPassword(input.password));
     } else if (input.password !== undefined && input.password !== '' && input.password !== null) {
@@ -210,7 +213,7 @@ export class UserService {
     if (input.group !== undefined) {
       if (typeof input.group !== 'string' || !input.group.trim() || input.group.length > 64)
         throw fail('group_invalid');
-      changes.group = input.group.trim();
+      if (input.group.trim() !== user.group) changes.group = input.group.trim();
     }
     let delta = 0;
     let expected: number | null = null;
