@@ -18,7 +18,7 @@ import { SetupModule } from './modules/setup/setup.module';
 import { StatusModule } from './modules/status/status.module';
 import { TokenModule } from './modules/token/token.module';
 import { UserModule } from './modules/user/user.module';
-import { RelayModule } from './modules/relay/relay.module';
+import { RelayModule } from './modules/relay';
 import { BillingModule } from './modules/billing/billing.module';
 import { RedemptionModule } from './modules/redemption/redemption.module';
 import { OAuthModule } from './modules/oauth/oauth.module';

@@ -1,4 +1,4 @@
-import { emptyUsage } from '../relay/types';
+import { emptyUsage } from './usage-counts';
 import { clampQuota, lookup, MAX_QUOTA, priceOf, PriceTables, reserveQuota, usageQuota } from './pricing';
 
 const tables = (over: Partial<PriceTables> = {}): PriceTables => ({

@@ -1,4 +1,4 @@
-import type { UsageCounts } from '../relay/types';
+import type { UsageCounts } from './usage-counts';
 
 /** The option values pricing reads, as parsed maps. */
 export interface PriceTables {

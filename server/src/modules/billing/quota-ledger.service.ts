@@ -31,6 +31,8 @@ export interface Hold {
   reserved: number;
   /** The consume-log row written with the reservation (so a crash leaves the charge explained). */
   logId: number | null;
+  /** A trusted hold: nothing written, this much held against this node's view of the balance. */
+  soft?: number;
 }
 
 export interface Settlement {
@@ -116,7 +118,12 @@ function sqliteConnection(m: EntityManager): SqliteDb {
  *   difference, usage counter, log row and dashboard aggregate (quota_data). So the sum of logged charges always
  *   equals the balance change, even after kill -9 (a crash loses at most the open window: both the
  *   charges and their logs). SIGTERM flushes.
- * - A settlement that would take a balance below zero takes what is left and logs exactly that.
+ * - Admission is conditional, settlement is not: a served call is charged its full price even when
+ *   that takes the balance below zero (it was admitted while the balance covered its reservation);
+ *   the next call is then refused until a top-up.
+ * - What this node has admitted or settled but not yet written (trusted holds in flight, queued
+ *   settlements) is owed: the balance a reservation must find is the database's minus what is owed,
+ *   so concurrent calls on one node are admitted only while the balance covers all of them.
  */
 @Injectable()
 export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
@@ -124,8 +131,10 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
   private queue: Settlement[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  /** Balance estimates for the trusted-balance shortcut (never written back to the database). */
+  /** The database's balances as last read, kept current with what this node commits (never written back). */
   private readonly balances = new Map<number, { quota: number; at: number }>();
+  /** Per user: trusted holds in flight plus settled differences not yet flushed (this node's). */
+  private readonly owed = new Map<number, number>();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -149,8 +158,15 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     await this.flush();
   }
 
-  /** The user's balance as last seen (re-read after 5 s or any change made elsewhere). */
+  /**
+   * The user's balance as this node sees it: the database's (re-read after 5 s or any change made
+   * elsewhere) minus what this node owes it.
+   */
   async balanceOf(userId: number): Promise<number> {
+    return (await this.storedBalance(userId)) - (this.owed.get(userId) ?? 0);
+  }
+
+  private async storedBalance(userId: number): Promise<number> {
     const hit = this.balances.get(userId);
     if (hit && Date.now() - hit.at < 5000) return hit.quota;
     const row = await this.ds
@@ -161,9 +177,27 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     return quota;
   }
 
-  private adjustEstimate(userId: number, delta: number): void {
+  /** The database's balance changed by `delta` through this node (a reserve or a flush committed). */
+  private committed(userId: number, delta: number): void {
     const hit = this.balances.get(userId);
-    if (hit) hit.quota -= delta;
+    if (hit) hit.quota += delta;
+  }
+
+  private owe(userId: number, amount: number): void {
+    const v = (this.owed.get(userId) ?? 0) + amount;
+    if (v === 0) this.owed.delete(userId);
+    else this.owed.set(userId, v);
+  }
+
+  /**
+   * The trusted shortcut: when the balance this node sees is more than `factor` times `amount`, the
+   * request is admitted with nothing written; `amount` is held against the balance until it settles.
+   * Null when the balance is not that large (the caller reserves for real).
+   */
+  async holdIfTrusted(payer: Payer, amount: number, factor: number): Promise<Hold | null> {
+    if ((await this.balanceOf(payer.userId)) <= Math.max(amount, 1) * factor) return null;
+    this.owe(payer.userId, amount);
+    return { payer, reserved: 0, logId: null, soft: amount };
   }
 
   /**
@@ -183,7 +217,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       this.reserveQueues.set(payer.userId, [item]);
       setImmediate(() => void this.runReserves(payer.userId));
     }).then((logId) => {
-      this.adjustEstimate(payer.userId, amount);
+      this.committed(payer.userId, -amount);
       return { payer, reserved: amount, logId };
     });
   }
@@ -239,7 +273,8 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     const sqlite = this.sqliteStatements(m);
     if (sqlite) {
       // better-sqlite3 is synchronous and this transaction holds the connection: nothing interleaves.
-      if (!sqlite.takeUser.run(amount, payer.userId, amount).changes) throw new InsufficientQuota('user');
+      if (!sqlite.takeUser.run(amount, payer.userId, amount + this.owedBy(payer.userId)).changes)
+        throw new InsufficientQuota('user');
       if (
         payer.tokenId &&
         !payer.tokenUnlimited &&
@@ -258,7 +293,7 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       .createQueryBuilder()
       .update(User)
       .set({ quota: () => 'quota - :amount' })
-      .where('id = :id AND quota >= :amount', { id: payer.userId, amount })
+      .where('id = :id AND quota >= :needed', { id: payer.userId, amount, needed: amount + this.owedBy(payer.userId) })
       .execute();
     if (!u.affected) throw new InsufficientQuota('user');
     if (payer.tokenId && !payer.tokenUnlimited) {
@@ -303,8 +338,14 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
 
   private sqliteReserve: SqliteReserveStatements | null = null;
 
+  /** What this node owes the user's stored balance (a reservation must find it on top of its own amount). */
+  private owedBy(userId: number): number {
+    return this.owed.get(userId) ?? 0;
+  }
+
   settle(s: Settlement): void {
-    this.adjustEstimate(s.hold.payer.userId, s.charged - s.hold.reserved);
+    const userId = s.hold.payer.userId;
+    this.owe(userId, s.charged - s.hold.reserved - (s.hold.soft ?? 0));
     this.queue.push(s);
     if (this.queue.length >= FLUSH_AT) void this.flush();
     else if (!this.timer) {
@@ -325,6 +366,11 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
         this.queue = [];
         try {
           await this.ds.transaction((m) => this.apply(m, batch));
+          for (const s of batch) {
+            const delta = s.charged - s.hold.reserved;
+            this.owe(s.hold.payer.userId, -delta);
+            this.committed(s.hold.payer.userId, -delta);
+          }
         } catch (err) {
           // Nothing of the batch was written: put it back and retry on the next flush.
           this.logger.error(`settlement batch of ${batch.length} failed: ${(err as Error).message}`);
@@ -443,41 +489,17 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
     await m.query(`INSERT INTO ${driver.escape('logs')} (${cols}) VALUES ${tuples.join(', ')}`, params);
   }
 
-  /** One user's share of a batch; shortfalls are taken from the latest charges and logged as taken. */
+  /** One user's share of a batch: every charge in full (the balance may end below zero), refunds back. */
   private async applyUser(m: EntityManager, userId: number, list: Settlement[]): Promise<void> {
     let delta = 0;
     for (const s of list) delta += s.charged - s.hold.reserved;
     if (delta > 0) {
-      const ok = await m
+      await m
         .createQueryBuilder()
         .update(User)
         .set({ quota: () => 'quota - :delta' })
-        .where('id = :id AND quota >= :delta', { id: userId, delta })
+        .where('id = :id', { id: userId, delta })
         .execute();
-      if (!ok.affected) {
-        const row = await m
-          .getRepository(User)
-          .findOne({ where: { id: userId }, select: { id: true, quota: true } });
-        const available = Math.max(0, Number(row?.quota ?? 0));
-        let shortfall = delta - available;
-        for (let i = list.length - 1; i >= 0 && shortfall > 0; i--) {
-          const s = list[i];
-          const extra = s.charged - s.hold.reserved;
-          if (extra <= 0) continue;
-          const cut = Math.min(extra, shortfall);
-          s.charged -= cut;
-          if (s.log)
-            s.log.content = `${s.log.content ? s.log.content + '; ' : ''}balance exhausted, ${cut} not charged`;
-          shortfall -= cut;
-        }
-        delta = available;
-        await m
-          .createQueryBuilder()
-          .update(User)
-          .set({ quota: () => 'quota - :delta' })
-          .where('id = :id', { id: userId, delta })
-          .execute();
-      }
     } else if (delta < 0) {
       await m
         .createQueryBuilder()

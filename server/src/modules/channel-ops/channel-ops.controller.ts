@@ -5,7 +5,7 @@ import { AppError } from '../../common/app-error';
 import { RawResponse, WithMessage } from '../../common/http/envelope';
 import { translate } from '../../common/i18n/messages';
 import { AdminOnly } from '../auth/access.decorator';
-import { ChannelTestService } from '../relay/channel-test.service';
+import { ChannelTestService } from '../relay';
 import { ChannelOpsService } from './channel-ops.service';
 import { FetchModelsDto } from './channel-ops.dto';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RelayModule } from '../relay/relay.module';
+import { RelayModule } from '../relay';
 import { ChannelOpsController } from './channel-ops.controller';
 import { ChannelOpsService } from './channel-ops.service';
 

@@ -8,9 +8,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Channel, ChannelStatus, LogEntry, LogType } from '../../database/entities';
 import { CHANNEL_TYPES } from '../channel/channel-types';
-import type { ChannelSnapshot } from '../relay/channel-selector';
-import { RelayCacheService } from '../relay/relay-cache.service';
-import { sanitizeUpstreamText } from '../relay/errors';
+import type { ChannelSnapshot } from '../relay';
+import { RelayCacheService, sanitizeUpstreamText } from '../relay';
 import {
   AccountRequest,
   BALANCE_TYPES,

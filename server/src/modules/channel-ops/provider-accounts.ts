@@ -3,7 +3,7 @@
  * provider has a balance endpoint) and the list of models (OpenAI-compatible `/models`, Anthropic,
  * Gemini, Ollama). Pure: each function plans the requests and reads the answers; the caller sends them.
  */
-import { apiRoot, versionPrefix } from '../relay/adapters/openai/paths';
+import { apiRoot, versionPrefix } from '../relay';
 
 export interface AccountRequest {
   url: string;

@@ -9,7 +9,7 @@ import { OptionService } from '../option/option.service';
 import { ChannelHealthService } from './channel-health.service';
 import type { ChannelSnapshot } from './channel-selector';
 import { RelayCacheService } from './relay-cache.service';
-import { RelayService } from './relay.service';
+import { ChannelProbe } from './lifecycle/probe';
 
 export interface ChannelTestResult {
   success: boolean;
@@ -36,7 +36,7 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly relay: RelayService,
+    private readonly probe: ChannelProbe,
     private readonly cache: RelayCacheService,
     private readonly health: ChannelHealthService,
     private readonly options: OptionService,
@@ -68,7 +68,7 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
     if (reload) await this.cache.reloadChannels();
     const ch = this.cache.channels.byId.get(id);
     if (!ch) return null;
-    const r = await this.relay.probe(ch, await this.testModel(ch, model));
+    const r = await this.probe.run(ch, await this.testModel(ch, model));
     const seconds = r.ms / 1000;
     await this.ds.getRepository(Channel).update({ id }, { response_time: r.ms, test_time: nowSeconds() });
     const threshold = this.options.num('ChannelDisableThreshold');

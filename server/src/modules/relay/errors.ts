@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
 import { Lang, MessageKey, translate } from '../../common/i18n/messages';
 import type { WireFormat } from './types';
 
@@ -17,6 +19,8 @@ export class RelayError extends Error {
     readonly code: string | null = null,
     /** Retrying on another channel may help (network errors, 429, 5xx...). */
     readonly retryable = false,
+    /** The status the upstream answered with, before the channel's status-code mapping (health uses it). */
+    readonly upstreamStatus: number | null = null,
   ) {
     super(key ?? text);
   }
@@ -24,6 +28,16 @@ export class RelayError extends Error {
   messageIn(lang: Lang): string {
     return this.key ? translate(this.key, lang, this.params) : this.text;
   }
+}
+
+const logger = new Logger('Relay');
+
+/** Any failure as a relay error: app errors keep their message, anything unexpected is logged and becomes a 500. */
+export function toRelayError(err: unknown): RelayError {
+  if (err instanceof RelayError) return err;
+  if (err instanceof AppError) return new RelayError(err.status === 200 ? 400 : err.status, err.key, err.params);
+  logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  return new RelayError(500, 'internal_error');
 }
 
 export const relayFail = (status: number, key: MessageKey, params: Record<string, unknown> = {}, code: string | null = null) =>

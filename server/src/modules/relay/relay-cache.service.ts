@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import * as ipaddr from 'ipaddr.js';
 import { DataSource, IsNull } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
+import { hashApiKey } from '../../common/api-key';
 import { CryptoService } from '../../common/crypto.service';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
@@ -183,7 +184,7 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
     else {
       this.metrics.cacheMisses.key_hash++;
       if (this.keyHashes.size >= 10_000) this.keyHashes.clear();
-      h = this.crypto.keyedHash(key);
+      h = hashApiKey(key, (k) => this.crypto.keyedHash(k));
       this.keyHashes.set(key, h);
     }
     return h;

@@ -3,20 +3,22 @@ import proxyAddr from '@fastify/proxy-addr';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { keyFromRequest } from '../../common/api-key';
 import { REQUEST_ID_HEADER, newRequestId } from '../../common/http/request-id';
 import { pickLang } from '../../common/i18n/messages';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { Token, User, UserStatus } from '../../database/entities';
+import { Token, User } from '../../database/entities';
 import { AuthGuard } from '../auth/auth.guard';
-import { UserCacheService } from '../user/user-cache.service';
 import { OptionService } from '../option/option.service';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { errorBody, RelayError, relayFail } from './errors';
+import { errorBody, RelayError, relayFail, toRelayError } from './errors';
+import { Caller, RelayAdmission } from './lifecycle/admission';
 import { InboundRequest } from './relay-context';
 import { RelayCacheService } from './relay-cache.service';
 import { RelayService } from './relay.service';
+import { writeError, writeJson } from './respond/write';
 import { MetricsService } from '../metrics/metrics.service';
 import type { JsonObject, RelayMode, WireFormat } from './types';
 
@@ -45,8 +47,31 @@ export interface RelayCall {
   headers: IncomingHttpHeaders;
   ip: string;
   id: string;
-  body: Buffer | null;
+  /** The body, read on demand: only once the caller is known (413 when over RELAY_BODY_LIMIT). */
+  body(): Promise<Buffer>;
 }
+
+const EMPTY = Buffer.alloc(0);
+
+/** Reads a request's body up to RELAY_BODY_LIMIT; beyond it, the rest is drained and the read fails with 413. */
+function readRaw(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= RELAY_BODY_LIMIT) chunks.push(chunk);
+      else if (size - chunk.length <= RELAY_BODY_LIMIT) {
+        chunks.length = 0;
+        reject(tooLarge());
+      }
+    });
+    req.on('error', reject);
+    req.on('end', () => (size > RELAY_BODY_LIMIT ? reject(tooLarge()) : resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
+  });
+}
+
+const tooLarge = () => new RelayError(413, 'relay_bad_body', { reason: 'request body too large' }, '', 'request_too_large');
 
 /**
  * The model-traffic routes, mounted as a Fastify plugin outside Nest's pipeline (no guards, pipes or
@@ -56,11 +81,11 @@ export interface RelayCall {
 export class RelayRoutes {
   constructor(
     private readonly relay: RelayService,
+    private readonly admission: RelayAdmission,
     private readonly cache: RelayCacheService,
     private readonly options: OptionService,
     private readonly guard: AuthGuard,
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly users: UserCacheService,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: MetricsService,
   ) {
@@ -88,12 +113,12 @@ export class RelayRoutes {
     // because they share prefixes with Nest routes (/api) or need the session cookie (/pg).
     f.get('/api/usage/token', (req, reply) => {
       reply.hijack();
-      void this.dispatch(this.callOf(req.raw, String(req.id), req.ip, null), reply.raw, '/api/usage/token');
+      void this.dispatch(this.callOf(req.raw, String(req.id), req.ip, () => Promise.resolve(EMPTY)), reply.raw, '/api/usage/token');
     });
     f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
   };
 
-  private callOf(raw: IncomingMessage, id: string, ip: string, body: Buffer | null): RelayCall {
+  private callOf(raw: IncomingMessage, id: string, ip: string, body: () => Promise<Buffer>): RelayCall {
     const url = raw.url ?? '/';
     const q = url.indexOf('?');
     return {
@@ -119,26 +144,17 @@ export class RelayRoutes {
     if (!this.routable(req.method ?? 'GET', path)) return false;
     if (this.metrics.enabled) this.metrics.trackRaw(res, req.method ?? 'GET', routePattern(path));
     const id = newRequestId();
-    const call = this.callOf(req, id, proxyAddr(req, this.trust), null);
-    if (req.method === 'POST') {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let tooLarge = false;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > RELAY_BODY_LIMIT) tooLarge = true;
-        else chunks.push(chunk);
-      });
-      req.on('error', () => res.destroy());
-      req.on('end', () => {
-        if (tooLarge) {
-          res.setHeader(REQUEST_ID_HEADER, id);
-          return send(res, 413, errorBody('openai', 413, 'Request body too large'));
-        }
-        call.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        void this.dispatch(call, res, path);
-      });
-    } else void this.dispatch(call, res, path);
+    let read: Promise<Buffer> | null = null;
+    const call = this.callOf(req, id, proxyAddr(req, this.trust), () => (read ??= readRaw(req)));
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > RELAY_BODY_LIMIT) {
+      // Refused from the header alone; the body is drained, never held.
+      res.setHeader(REQUEST_ID_HEADER, id);
+      req.resume();
+      writeError(res, { format: 'openai', lang: pickLang(req.headers['accept-language']) }, tooLarge());
+      return true;
+    }
+    void this.dispatch(call, res, path);
     return true;
   }
 
@@ -172,19 +188,8 @@ export class RelayRoutes {
       if (engine) return await this.serve(call, res, 'openai', 'embeddings', decodeURIComponent(engine[1]), false);
       send(res, 404, errorBody('openai', 404, 'No such route'));
     } catch (err) {
-      this.relay.writeError(res, this.inbound(call, 'openai', 'chat', null, false), this.relay.asRelayError(err));
+      writeError(res, this.inbound(call, 'openai', 'chat', null, false), toRelayError(err));
     }
-  }
-
-  private key(call: RelayCall): string | null {
-    const h = call.headers;
-    const auth = typeof h.authorization === 'string' ? h.authorization.replace(/^Bearer\s+/i, '').trim() : '';
-    if (auth) return auth;
-    for (const name of ['x-api-key', 'x-goog-api-key', 'mj-api-secret'] as const) {
-      const v = h[name];
-      if (typeof v === 'string' && v.trim()) return v.trim();
-    }
-    return call.query.get('key') || null;
   }
 
   private inbound(call: RelayCall, format: WireFormat, mode: RelayMode, pathModel: string | null, pathStream: boolean): InboundRequest {
@@ -196,7 +201,7 @@ export class RelayRoutes {
       contentType: String(call.headers['content-type'] ?? ''),
       pathModel,
       pathStream,
-      key: this.key(call),
+      key: keyFromRequest({ headers: call.headers, query: call.query }),
       ip: call.ip,
       requestId: call.id,
       lang: pickLang(call.headers['accept-language']),
@@ -207,7 +212,7 @@ export class RelayRoutes {
 
   /** Reads the body (JSON object, or multipart kept raw with its model field). */
   private async readBody(call: RelayCall, inbound: InboundRequest): Promise<void> {
-    const raw = call.body ?? Buffer.alloc(0);
+    const raw = await call.body();
     if (inbound.contentType.toLowerCase().startsWith('multipart/form-data')) {
       inbound.raw = raw;
       let form: FormData;
@@ -250,14 +255,16 @@ export class RelayRoutes {
     mode: RelayMode,
     pathModel: string | null,
     pathStream: boolean,
-    session?: { userId: number; group: string },
+    session?: Caller,
   ): Promise<void> {
     const inbound = this.inbound(call, format, mode, pathModel, pathStream);
     try {
+      // The caller is known before the body is read: a bad key is a 401 whatever the body holds.
+      const caller = session ?? (await this.admission.caller(inbound.key, inbound.ip));
       await this.readBody(call, inbound);
-      await this.relay.handle(inbound, res, session);
+      await this.relay.handle(inbound, res, caller);
     } catch (err) {
-      this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+      writeError(res, inbound, toRelayError(err));
     } finally {
       const model = inbound.pathModel ?? (typeof inbound.body?.model === 'string' ? inbound.body.model : '');
       // 499: the client left before any answer was written.
@@ -278,33 +285,25 @@ export class RelayRoutes {
     };
     const m = modes[action];
     if (!m || !model)
-      return this.relay.writeError(res, this.inbound(call, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
+      return writeError(res, this.inbound(call, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
     return this.serve(call, res, 'gemini', m[0], model, m[1]);
   }
 
   private async playground(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.hijack();
     const res = reply.raw;
-    const call = this.callOf(req.raw, String(req.id), req.ip, Buffer.isBuffer(req.body) ? req.body : null);
+    const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
+    const call = this.callOf(req.raw, String(req.id), req.ip, () => Promise.resolve(raw));
     res.setHeader(REQUEST_ID_HEADER, call.id);
-    let userId: number;
+    let caller: Caller;
     try {
       const { snap } = await this.guard.identify(req);
-      if (snap.deleted) throw relayFail(401, 'relay_invalid_key');
-      if (snap.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
-      userId = snap.id;
+      caller = await this.admission.sessionCaller(snap.id, playgroundGroup(raw));
     } catch (err) {
-      const e = err instanceof AppError ? new RelayError(err.status === 200 ? 401 : err.status, err.key) : this.relay.asRelayError(err);
-      return this.relay.writeError(res, this.inbound(call, 'openai', 'chat', null, false), e);
+      const e = err instanceof AppError ? new RelayError(err.status === 200 ? 401 : err.status, err.key) : toRelayError(err);
+      return writeError(res, this.inbound(call, 'openai', 'chat', null, false), e);
     }
-    let group: string;
-    try {
-      const body = JSON.parse((call.body ?? Buffer.alloc(0)).toString('utf8')) as { group?: unknown };
-      group = typeof body.group === 'string' ? body.group : '';
-    } catch {
-      group = '';
-    }
-    return this.serve(call, res, 'openai', 'chat', null, false, { userId, group });
+    return this.serve(call, res, 'openai', 'chat', null, false, caller);
   }
 
   /** Models the key may use: its model limits, else every model of its group(s). */
@@ -314,9 +313,7 @@ export class RelayRoutes {
     const inbound = this.inbound(call, format, 'chat', null, false);
     let names: string[];
     try {
-      const { token } = await this.relay.authenticate(inbound);
-      const user = await this.users.get(token.userId);
-      if (!user || user.deleted || user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned');
+      const { token, user } = await this.admission.caller(inbound.key, inbound.ip);
       if (token.modelLimits) names = [...token.modelLimits];
       else {
         const group = token.group || user.group;
@@ -326,7 +323,7 @@ export class RelayRoutes {
         names = [...set].sort();
       }
     } catch (err) {
-      return this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+      return writeError(res, inbound, toRelayError(err));
     }
     const created = 1_700_000_000;
     const entry = (id: string) => ({ id, object: 'model', created, owned_by: 'gatehouse' });
@@ -354,7 +351,7 @@ export class RelayRoutes {
   private async billing(call: RelayCall, res: ServerResponse, kind: 'subscription' | 'usage'): Promise<void> {
     const inbound = this.inbound(call, 'openai', 'chat', null, false);
     try {
-      const { token } = await this.relay.authenticate(inbound);
+      const { token } = await this.admission.caller(inbound.key, inbound.ip);
       const unit = this.options.num('QuotaPerUnit') || 500000;
       const user = await this.ds.getRepository(User).findOne({ where: { id: token.userId }, select: { id: true, quota: true, used_quota: true } });
       if (!user) throw relayFail(401, 'relay_invalid_key');
@@ -374,7 +371,7 @@ export class RelayRoutes {
         });
       } else send(res, 200, { object: 'list', total_usage: (used / unit) * 100 });
     } catch (err) {
-      this.relay.writeError(res, inbound, this.relay.asRelayError(err));
+      writeError(res, inbound, toRelayError(err));
     }
   }
 
@@ -386,7 +383,7 @@ export class RelayRoutes {
   private async tokenUsage(call: RelayCall, res: ServerResponse): Promise<void> {
     const inbound = this.inbound(call, 'openai', 'chat', null, false);
     try {
-      const { token } = await this.relay.authenticate(inbound);
+      const { token } = await this.admission.caller(inbound.key, inbound.ip);
       const row = await this.cacheToken(token.id);
       const remain = Number(row?.remain_quota ?? 0);
       const used = Number(row?.used_quota ?? 0);
@@ -406,7 +403,7 @@ export class RelayRoutes {
         },
       });
     } catch (err) {
-      const e = this.relay.asRelayError(err);
+      const e = toRelayError(err);
       send(res, e.status, { code: false, message: e.messageIn(inbound.lang), data: null });
     }
   }
@@ -421,10 +418,14 @@ function routePattern(path: string): string {
   return path;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(text));
-  res.end(text);
+const send = writeJson;
+
+/** The group a playground request names in its body ('' = the user's own; an unreadable body is refused later). */
+function playgroundGroup(raw: Buffer): string {
+  try {
+    const body = JSON.parse(raw.toString('utf8')) as { group?: unknown };
+    return typeof body?.group === 'string' ? body.group : '';
+  } catch {
+    return '';
+  }
 }

@@ -14,10 +14,32 @@ import { RelayCacheService } from './relay-cache.service';
 import { RelayRoutes } from './relay-routes';
 import { RelayService } from './relay.service';
 import { ScopedLimitService } from './scoped-limit.service';
+import { RelayAdmission } from './lifecycle/admission';
+import { AttemptPlanner } from './lifecycle/attempt-plan';
+import { Failover } from './lifecycle/failover';
+import { ChannelProbe } from './lifecycle/probe';
+import { RelaySettlement } from './lifecycle/settlement';
+import { UpstreamClient } from './upstream/upstream-client';
 
 @Module({
   imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
-  providers: [RelayCacheService, RelayService, RelayRoutes, ChannelHealthService, ChannelTestService, RateLimitService, ScopedLimitService, RealtimeRelay],
-  exports: [RelayRoutes, RelayCacheService, ChannelHealthService, ChannelTestService, RelayService, RateLimitService],
+  providers: [
+    RelayCacheService,
+    RelayAdmission,
+    RelaySettlement,
+    AttemptPlanner,
+    Failover,
+    UpstreamClient,
+    ChannelProbe,
+    RelayService,
+    RelayRoutes,
+    ChannelHealthService,
+    ChannelTestService,
+    RateLimitService,
+    ScopedLimitService,
+    RealtimeRelay,
+  ],
+  // What relay/index.ts names for other modules.
+  exports: [RelayRoutes, RealtimeRelay, RelayCacheService, RelayAdmission, Failover, UpstreamClient, ChannelHealthService, ChannelTestService, RateLimitService],
 })
 export class RelayModule {}

@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ChannelHealthService, RateLimitService, RelayError, clientType, relayFail } from '../relay';
+import type { RelayContext } from '../relay';
 import { LogType } from '../../database/entities';
 import {
   Hold,
@@ -9,11 +11,6 @@ import {
 } from '../billing/quota-ledger.service';
 import { fixedQuota } from '../billing/pricing';
 import { OptionService } from '../option/option.service';
-import { ChannelHealthService } from '../relay/channel-health.service';
-import { RelayError, relayFail } from '../relay/errors';
-import { RateLimitService } from '../relay/rate-limit.service';
-import type { RelayContext } from '../relay/relay-context';
-import { clientType } from '../relay/relay.service';
 
 /**
  * What a task's settlement needs to know, kept with the task row from submission to its end (the

@@ -1,9 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ChannelSnapshot } from '../relay/channel-selector';
-import { selectChannel } from '../relay/channel-selector';
-import { RelayError, relayFail, sanitizeUpstreamText } from '../relay/errors';
-import type { RelayCacheService } from '../relay/relay-cache.service';
-import type { RelayContext } from '../relay/relay-context';
+import { RelayError, relayFail, sanitizeUpstreamText, selectChannel } from '../relay';
+import type { ChannelSnapshot, RelayCacheService, RelayContext } from '../relay';
 import type { UpstreamAnswer } from './task-upstream';
 
 /**
@@ -52,6 +49,7 @@ export function upstreamStatusError(a: UpstreamAnswer): RelayError {
     '',
     'upstream_error',
     retryableStatus(a.status),
+    a.status,
   );
 }
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { RelayCacheService } from '../relay';
 import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import type { Midjourney, Task } from '../../database/entities';
-import { RelayCacheService } from '../relay/relay-cache.service';
 import { MjTaskStore } from './midjourney/mj-tasks.service';
 import { Json } from './midjourney/mj-wire';
 import { sunoAuth } from './suno/suno-relay.service';

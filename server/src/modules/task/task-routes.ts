@@ -1,11 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { RELAY_BODY_LIMIT, RelayError, toRelayError } from '../relay';
+import { keyFromRequest } from '../../common/api-key';
+import type { InboundRequest } from '../relay';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Lang, pickLang } from '../../common/i18n/messages';
-import { RelayError } from '../relay/errors';
-import type { InboundRequest } from '../relay/relay-context';
-import { RELAY_BODY_LIMIT } from '../relay/relay-routes';
-import { RelayService } from '../relay/relay.service';
 import { MidjourneyRelay, MjAnswer } from './midjourney/mj-relay.service';
 import { Json, MJ_SUBMIT_ROUTES } from './midjourney/mj-wire';
 import { SunoRelay } from './suno/suno-relay.service';
@@ -14,16 +13,6 @@ import { SUNO_ROUTES, SunoRoute } from './suno/suno-wire';
 type Answer = MjAnswer;
 type Format = 'mj' | 'suno';
 
-/** The API key of a task call: `mj-api-secret` (Midjourney clients), `Authorization` (Bearer optional) or `x-api-key`. */
-function keyOf(req: FastifyRequest): string | null {
-  const h = req.headers;
-  const secret = h['mj-api-secret'];
-  if (typeof secret === 'string' && secret.trim()) return secret.trim();
-  const auth = typeof h.authorization === 'string' ? h.authorization.replace(/^Bearer\s+/i, '').trim() : '';
-  if (auth) return auth;
-  const x = h['x-api-key'];
-  return typeof x === 'string' && x.trim() ? x.trim() : null;
-}
 
 /**
  * The task relay routes (`/mj/*`, `/suno/*`), mounted as a Fastify plugin beside the model relay's,
@@ -34,7 +23,6 @@ function keyOf(req: FastifyRequest): string | null {
 export class TaskRoutes implements OnModuleInit {
   constructor(
     private readonly host: HttpAdapterHost,
-    private readonly relay: RelayService,
     private readonly mj: MidjourneyRelay,
     private readonly suno: SunoRelay,
   ) {}
@@ -57,19 +45,19 @@ export class TaskRoutes implements OnModuleInit {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
       const reason = status === 413 ? 'body too large' : err.message;
       const e =
-        status === 500 ? this.relay.asRelayError(err) : new RelayError(status, 'task_bad_body', { reason });
+        status === 500 ? toRelayError(err) : new RelayError(status, 'task_bad_body', { reason });
       this.error(reply, req, req.url.startsWith('/suno') ? 'suno' : 'mj', e);
     });
 
     for (const route of MJ_SUBMIT_ROUTES)
       f.post(`/mj/submit/${route}`, (req, reply) =>
-        this.serve(req, reply, 'mj', () => this.mj.submit(this.inbound(req), route, this.body(req))),
+        this.serve(req, reply, 'mj', () => this.mj.submit(this.inbound(req), route, () => this.body(req))),
       );
     f.get('/mj/task/:id/fetch', (req, reply) =>
       this.serve(req, reply, 'mj', () => this.mj.fetch(this.inbound(req), (req.params as { id: string }).id)),
     );
     f.post('/mj/task/list-by-condition', (req, reply) =>
-      this.serve(req, reply, 'mj', () => this.mj.listByCondition(this.inbound(req), this.body(req))),
+      this.serve(req, reply, 'mj', () => this.mj.listByCondition(this.inbound(req), () => this.body(req))),
     );
     f.post('/mj/notify', (req, reply) =>
       this.serve(req, reply, 'mj', () =>
@@ -89,11 +77,11 @@ export class TaskRoutes implements OnModuleInit {
             '',
             'invalid_action',
           );
-        return this.suno.submit(this.inbound(req), action as SunoRoute, this.body(req));
+        return this.suno.submit(this.inbound(req), action as SunoRoute, () => this.body(req));
       }),
     );
     f.post('/suno/fetch', (req, reply) =>
-      this.serve(req, reply, 'suno', () => this.suno.fetchMany(this.inbound(req), this.body(req))),
+      this.serve(req, reply, 'suno', () => this.suno.fetchMany(this.inbound(req), () => this.body(req))),
     );
     f.get('/suno/fetch/:id', (req, reply) =>
       this.serve(req, reply, 'suno', () =>
@@ -115,7 +103,7 @@ export class TaskRoutes implements OnModuleInit {
       contentType: String(req.headers['content-type'] ?? ''),
       pathModel: null,
       pathStream: false,
-      key: keyOf(req),
+      key: keyFromRequest({ headers: req.headers }),
       ip: req.ip,
       requestId: String(req.id),
       lang: this.lang(req),
@@ -150,7 +138,7 @@ export class TaskRoutes implements OnModuleInit {
       const text = a.text ?? JSON.stringify(a.json);
       void reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(text);
     } catch (err) {
-      this.error(reply, req, format, this.relay.asRelayError(err));
+      this.error(reply, req, format, toRelayError(err));
     }
   }
 
@@ -183,7 +171,7 @@ export class TaskRoutes implements OnModuleInit {
         .header('cache-control', img.final ? 'public, max-age=86400' : 'no-store')
         .send(img.body);
     } catch (err) {
-      this.error(reply, req, 'mj', this.relay.asRelayError(err));
+      this.error(reply, req, 'mj', toRelayError(err));
     }
   }
 }

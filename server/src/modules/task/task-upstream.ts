@@ -1,11 +1,7 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
-import { OptionService } from '../option/option.service';
-import { ChannelHealthService } from '../relay/channel-health.service';
-import type { ChannelSnapshot } from '../relay/channel-selector';
-import type { RelayError } from '../relay/errors';
-import { RelayCacheService } from '../relay/relay-cache.service';
-import type { RelayContext } from '../relay/relay-context';
+import { Injectable } from '@nestjs/common';
+import { Failover, RelayCacheService, UpstreamClient } from '../relay';
+import type { ChannelSnapshot, RelayContext, RelayError } from '../relay';
+import { request } from 'undici';
 import { networkError, pickChannel, upstreamStatusError } from './task-common';
 
 /** Largest upstream answer read (task lists with many buttons and properties stay far below). */
@@ -18,17 +14,15 @@ export interface UpstreamAnswer {
 
 /**
  * Calls to task upstreams (Midjourney-proxy, Suno API). Channel addresses are set by administrators,
- * like every relay channel: the calls go through a keep-alive pool, or the channel's `setting.proxy`.
+ * like every relay channel: the calls go through the relay's upstream client (its keep-alive pool, or
+ * the channel's `setting.proxy`) and its failover loop.
  */
 @Injectable()
-export class TaskUpstream implements OnModuleDestroy {
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
-  private readonly proxies = new Map<string, ProxyAgent>();
-
+export class TaskUpstream {
   constructor(
     private readonly cache: RelayCacheService,
-    private readonly options: OptionService,
-    private readonly health: ChannelHealthService,
+    private readonly failover: Failover,
+    private readonly client: UpstreamClient,
   ) {}
 
   /**
@@ -48,50 +42,28 @@ export class TaskUpstream implements OnModuleDestroy {
     timeoutMs: number;
   }): Promise<{ answer: UpstreamAnswer | null; channel: ChannelSnapshot; error: RelayError }> {
     const { ctx, types } = args;
-    const retries =
-      args.fixed || ctx.pinnedChannel !== null ? 0 : Math.max(0, this.options.num('RetryTimes'));
-    const tried: number[] = [];
-    let channel = args.first;
-    let error: RelayError = networkError(new Error('no attempt'));
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) {
+    const result = await this.failover.run<ChannelSnapshot, UpstreamAnswer>({
+      retries: this.failover.retries(args.fixed || ctx.pinnedChannel !== null),
+      pick: (attempt, exclude) => (attempt === 0 ? args.first : pickChannel(this.cache, ctx, types, attempt, exclude)),
+      channelOf: (ch) => ch,
+      run: async (ch) => {
+        let answer: UpstreamAnswer;
         try {
-          channel = pickChannel(this.cache, ctx, types, attempt, new Set(tried));
-        } catch {
-          break;
+          answer = await this.call(ch, 'POST', args.path, args.body(ch), args.auth, args.timeoutMs);
+        } catch (err) {
+          throw networkError(err);
         }
-      }
-      tried.push(channel.id);
-      let answer: UpstreamAnswer;
-      try {
-        answer = await this.call(channel, 'POST', args.path, args.body(channel), args.auth, args.timeoutMs);
-      } catch (err) {
-        error = networkError(err);
-        continue;
-      }
-      if (answer.status >= 200 && answer.status < 300) return { answer, channel, error };
-      void this.health.onUpstreamError(channel, answer.status, answer.text);
-      error = upstreamStatusError(answer);
-      if (!error.retryable) break;
-    }
-    return { answer: null, channel, error };
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.agent.close(), ...[...this.proxies.values()].map((p) => p.close())]);
+        if (answer.status >= 200 && answer.status < 300) return answer;
+        throw upstreamStatusError(answer);
+      },
+    });
+    if (result.ok) return { answer: result.value, channel: result.attempt, error: networkError(new Error('no error')) };
+    return { answer: null, channel: result.channel ?? args.first, error: result.error ?? networkError(new Error('no attempt')) };
   }
 
   /** One of the channel's keys (several keys, one per line, are used in turn at random). */
   key(ch: ChannelSnapshot): string {
-    return ch.keys.length > 1 ? ch.keys[Math.floor(Math.random() * ch.keys.length)] : (ch.keys[0] ?? '');
-  }
-
-  private dispatcher(ch: ChannelSnapshot): Dispatcher {
-    const proxy = typeof ch.setting.proxy === 'string' ? ch.setting.proxy.trim() : '';
-    if (!proxy) return this.agent;
-    let p = this.proxies.get(proxy);
-    if (!p) this.proxies.set(proxy, (p = new ProxyAgent(proxy)));
-    return p;
+    return this.client.key(ch);
   }
 
   /**
@@ -115,7 +87,7 @@ export class TaskUpstream implements OnModuleDestroy {
       method,
       headers,
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-      dispatcher: this.dispatcher(ch),
+      dispatcher: this.client.dispatcher(ch),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),

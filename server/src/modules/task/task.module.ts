@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { RelayModule } from '../relay';
 import { BillingModule } from '../billing/billing.module';
 import { OptionModule } from '../option/option.module';
-import { RelayModule } from '../relay/relay.module';
 import { UserModule } from '../user/user.module';
 import { MidjourneyRelay } from './midjourney/mj-relay.service';
 import { MjTaskStore } from './midjourney/mj-tasks.service';

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { fail } from '../../common/app-error';
 import { CacheBus } from '../../common/cache-bus';
+import { hashApiKey } from '../../common/api-key';
 import { CryptoService } from '../../common/crypto.service';
 import { nowSeconds } from '../../common/time';
 import { Token, TokenStatus } from '../../database/entities';
@@ -47,7 +48,7 @@ export class TokenService {
 
   /** Keys are looked up without their `sk-` prefix. */
   hashKey(key: string): string {
-    return this.crypto.keyedHash(key.startsWith('sk-') ? key.slice(3) : key);
+    return hashApiKey(key, (k) => this.crypto.keyedHash(k));
   }
 
   maskKey(key: string): string {

@@ -18,12 +18,11 @@ import { errorBody, RelayError, sanitizeUpstreamText } from '../errors';
 import type { RelayContext } from '../relay-context';
 import type { UsageCounts } from '../types';
 import { emptyUsage } from '../types';
+import { KEY_PROTOCOL_PREFIX, keyFromRequest } from '../../../common/api-key';
 
 export const REALTIME_PATH = '/v1/realtime';
 /** Azure's realtime API version when the channel's `other` field names none. */
 export const AZURE_REALTIME_API_VERSION = '2024-10-01-preview';
-/** Browsers cannot set headers on a WebSocket: the key travels as a subprotocol. */
-export const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
 /** Bytes a side may have queued (not yet written to its socket) before the session is closed (1011). */
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const AZURE = 3;
@@ -49,15 +48,7 @@ export function offeredProtocols(headers: IncomingHttpHeaders): string[] {
  * `openai-insecure-api-key.<key>` subprotocol, then `?key=`. Null when none is given.
  */
 export function realtimeKey(headers: IncomingHttpHeaders, query: URLSearchParams): string | null {
-  const auth =
-    typeof headers.authorization === 'string' ? headers.authorization.replace(/^Bearer\s+/i, '').trim() : '';
-  if (auth) return auth;
-  const x = headers['x-api-key'];
-  if (typeof x === 'string' && x.trim()) return x.trim();
-  const proto = offeredProtocols(headers).find((p) => p.startsWith(KEY_PROTOCOL_PREFIX));
-  if (proto && proto.length > KEY_PROTOCOL_PREFIX.length) return proto.slice(KEY_PROTOCOL_PREFIX.length);
-  const q = query.get('key');
-  return q ? q : null;
+  return keyFromRequest({ headers, query, protocols: offeredProtocols(headers) });
 }
 
 /**

@@ -2,7 +2,7 @@
  * The realtime relay: `GET /v1/realtime?model=` upgraded to a WebSocket (OpenAI Realtime API) and
  * bridged to an OpenAI(-compatible) or Azure channel's realtime WebSocket.
  *
- *   upgrade request → RelayService.prepare (key, user, group, model limits, price, rate limit)
+ *   upgrade request → RelayAdmission (key, user, group, model limits, price, rate limit)
  *   → balance > 0 → pick a channel (selector; handshake failures try the next one, up to RetryTimes)
  *   → upstream WebSocket open → client upgraded → frames relayed both ways, unchanged
  *   → every upstream `response.done` is billed on its usage (QuotaLedgerService, nothing reserved)
@@ -19,7 +19,6 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import WebSocket, { WebSocketServer } from 'ws';
 import { pickLang } from '../../../common/i18n/messages';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -29,11 +28,13 @@ import { QuotaLedgerService } from '../../billing/quota-ledger.service';
 import { OptionService } from '../../option/option.service';
 import { ChannelHealthService } from '../channel-health.service';
 import { ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
-import { RelayError, relayFail, sanitizeUpstreamText } from '../errors';
+import { RelayError, relayFail, sanitizeUpstreamText, toRelayError } from '../errors';
+import { RelayAdmission } from '../lifecycle/admission';
+import { Failover } from '../lifecycle/failover';
 import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
-import { RelayService } from '../relay.service';
+import { UpstreamClient } from '../upstream/upstream-client';
 import {
   closeReason,
   errorEvent,
@@ -82,14 +83,14 @@ export class RealtimeRelay implements OnModuleDestroy {
   /** Idle limit of a session (STREAMING_TIMEOUT); 0 = none. */
   readonly idleMs: number;
   readonly idleSeconds: number;
-  /** One proxy agent per proxy URL of the channels' settings. */
-  private readonly proxies = new Map<string, HttpsProxyAgent<string>>();
   private server: Server | null = null;
   private closing = false;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly relay: RelayService,
+    private readonly admission: RelayAdmission,
+    private readonly failover: Failover,
+    private readonly upstreamClient: UpstreamClient,
     private readonly cache: RelayCacheService,
     readonly options: OptionService,
     readonly ledger: QuotaLedgerService,
@@ -131,29 +132,6 @@ export class RealtimeRelay implements OnModuleDestroy {
     await Promise.all(open.map((s) => s.shutdown(1001, 'server shutting down')));
     await Promise.all(open.map((s) => s.billed()));
     this.wss.close();
-    for (const agent of this.proxies.values()) agent.destroy();
-  }
-
-  /** The proxy agent of a channel with `setting.proxy`, else undefined (direct connection). */
-  private proxyAgent(ch: ChannelSnapshot): HttpsProxyAgent<string> | undefined {
-    const proxy = typeof ch.setting.proxy === 'string' ? ch.setting.proxy.trim() : '';
-    if (!proxy) return undefined;
-    let agent = this.proxies.get(proxy);
-    if (!agent) {
-      try {
-        agent = new HttpsProxyAgent(proxy);
-      } catch {
-        throw new RelayError(
-          502,
-          'relay_upstream_failed',
-          { reason: 'invalid channel proxy' },
-          '',
-          'upstream_error',
-        );
-      }
-      this.proxies.set(proxy, agent);
-    }
-    return agent;
   }
 
   ended(s: RealtimeSession): void {
@@ -221,11 +199,12 @@ export class RealtimeRelay implements OnModuleDestroy {
 
     let ctx: RelayContext;
     try {
-      ctx = await this.relay.prepare(inbound);
+      ctx = this.admission.admit(inbound, await this.admission.caller(inbound.key, inbound.ip));
       if ((await this.ledger.balanceOf(ctx.user.id)) <= 0)
         throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
+      await this.admission.limit(ctx, null);
     } catch (err) {
-      return refuse(this.relay.asRelayError(err));
+      return refuse(toRelayError(err));
     }
 
     let opened: Opened;
@@ -233,7 +212,7 @@ export class RealtimeRelay implements OnModuleDestroy {
       opened = await this.connect(ctx, socket);
     } catch (err) {
       if (err instanceof ClientGone) return;
-      return refuse(this.relay.asRelayError(err));
+      return refuse(toRelayError(err));
     }
     const { upstream } = opened;
     if (socket.destroyed || this.closing) {
@@ -256,60 +235,37 @@ export class RealtimeRelay implements OnModuleDestroy {
 
   /** Opens the upstream WebSocket, trying the next channel on a retryable handshake failure. */
   private async connect(ctx: RelayContext, socket: Duplex): Promise<Opened> {
-    const retries = Math.max(0, this.options.num('RetryTimes'));
-    const tried: number[] = [];
-    let lastError: RelayError | null = null;
-    let lastChannel: ChannelSnapshot | null = null;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (socket.destroyed) throw new ClientGone();
-      let channel: ChannelSnapshot;
-      let upstreamModel: string | null;
-      try {
-        channel = this.pick(ctx, attempt, new Set(tried));
-        upstreamModel = mapModel(channel.modelMapping, ctx.model);
+    const result = await this.failover.run<{ channel: ChannelSnapshot; upstreamModel: string }, WebSocket>({
+      retries: this.failover.retries(false),
+      pick: (attempt, exclude) => {
+        if (socket.destroyed) throw new ClientGone();
+        const channel = this.pick(ctx, attempt, exclude);
+        const upstreamModel = mapModel(channel.modelMapping, ctx.model);
         if (upstreamModel === null) throw relayFail(500, 'relay_model_cycle');
-      } catch (err) {
-        lastError = this.relay.asRelayError(err);
-        break;
-      }
-      tried.push(channel.id);
-      lastChannel = channel;
-      const key =
-        channel.keys.length > 1
-          ? channel.keys[Math.floor(Math.random() * channel.keys.length)]
-          : (channel.keys[0] ?? '');
-      const target = realtimeTarget(channel, upstreamModel, key)!;
-      try {
-        const upstream = await this.dial(target.url, target.headers, channel, socket);
-        return { upstream, channel, upstreamModel, tried };
-      } catch (err) {
-        if (err instanceof ClientGone) throw err;
-        const e = this.relay.asRelayError(err);
-        lastError = e;
-        void this.health.onUpstreamError(channel, e.status, e.text || e.message);
-        if (!e.retryable) break;
-      }
-    }
-    const err =
-      lastError ??
-      relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
-    const payer = {
-      userId: ctx.user.id,
-      tokenId: ctx.token?.id ?? 0,
-      tokenUnlimited: ctx.token?.unlimited ?? true,
-    };
+        return { channel, upstreamModel };
+      },
+      channelOf: (a) => a.channel,
+      run: ({ channel, upstreamModel }) => {
+        const target = realtimeTarget(channel, upstreamModel, this.upstreamClient.key(channel))!;
+        return this.dial(target.url, target.headers, channel, socket);
+      },
+      passThrough: (err) => err instanceof ClientGone,
+    });
+    if (result.ok) return { upstream: result.value, channel: result.attempt.channel, upstreamModel: result.attempt.upstreamModel, tried: result.tried };
+    const err = result.error ?? relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+    const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
     this.ledger.settle({
       hold: { payer, reserved: 0, logId: null },
-      channelId: lastChannel?.id ?? 0,
+      channelId: result.channel?.id ?? 0,
       charged: 0,
       failed: true,
-      log: realtimeErrorDraft({ ctx, channelId: lastChannel?.id ?? 0, tried, error: err, now: Date.now() }),
+      log: realtimeErrorDraft({ ctx, channelId: result.channel?.id ?? 0, tried: result.tried, error: err, now: Date.now() }),
       stat: null,
     });
     throw err;
   }
 
-  private pick(ctx: RelayContext, attempt: number, exclude: Set<number>): ChannelSnapshot {
+  private pick(ctx: RelayContext, attempt: number, exclude: ReadonlySet<number>): ChannelSnapshot {
     const index = this.cache.channels;
     if (ctx.pinnedChannel !== null) {
       const ch = index.byId.get(ctx.pinnedChannel);
@@ -330,7 +286,7 @@ export class RealtimeRelay implements OnModuleDestroy {
     ch: ChannelSnapshot,
     client: Duplex,
   ): Promise<WebSocket> {
-    const agent = this.proxyAgent(ch);
+    const agent = this.upstreamClient.wsAgent(ch);
     return new Promise<WebSocket>((resolve, reject) => {
       let settled = false;
       const ws = new WebSocket(url, {

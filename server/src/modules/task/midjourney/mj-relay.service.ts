@@ -1,16 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { ChannelHealthService, RelayAdmission, RelayCacheService, RelayError, sanitizeUpstreamText } from '../../relay';
+import type { ChannelSnapshot, InboundRequest } from '../../relay';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
-import { Midjourney, UserStatus } from '../../../database/entities';
+import { Midjourney } from '../../../database/entities';
 import { SafeHttpClient } from '../../../common/safe-http';
 import { OptionService } from '../../option/option.service';
-import { UserCacheService } from '../../user/user-cache.service';
-import { ChannelHealthService } from '../../relay/channel-health.service';
-import type { ChannelSnapshot } from '../../relay/channel-selector';
-import { RelayError, relayFail, sanitizeUpstreamText } from '../../relay/errors';
-import { RelayCacheService } from '../../relay/relay-cache.service';
-import type { InboundRequest } from '../../relay/relay-context';
-import { RelayService } from '../../relay/relay.service';
 import { TaskBillingService, TaskRef } from '../task-billing.service';
 import { httpUrl, notifySignature, originChannel, pickChannel, signatureValid } from '../task-common';
 import { cleanText, parseJson, writeMeta } from '../task-meta';
@@ -62,9 +57,8 @@ export class MidjourneyRelay implements OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly relay: RelayService,
+    private readonly admission: RelayAdmission,
     private readonly cache: RelayCacheService,
-    private readonly users: UserCacheService,
     private readonly options: OptionService,
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
@@ -85,12 +79,7 @@ export class MidjourneyRelay implements OnModuleDestroy {
 
   /** The caller's user id from the API key, refusing banned and deregistered users. */
   private async caller(inbound: InboundRequest): Promise<number> {
-    const { token } = await this.relay.authenticate(inbound);
-    const user = await this.users.get(token.userId);
-    if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    if (user.deleted || user.status !== UserStatus.Enabled)
-      throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
-    return user.id;
+    return (await this.admission.caller(inbound.key, inbound.ip)).user.id;
   }
 
   private dto(row: Midjourney): MjTaskDto {
@@ -106,10 +95,11 @@ export class MidjourneyRelay implements OnModuleDestroy {
 
   // ---------------------------------------------------------------- submissions
 
-  async submit(inbound: InboundRequest, route: MjRoute, body: Json): Promise<MjAnswer> {
+  async submit(inbound: InboundRequest, route: MjRoute, body: () => Json): Promise<MjAnswer> {
     this.gate();
-    await this.caller(inbound);
-    const plan = planMj(route, body);
+    const caller = await this.admission.caller(inbound.key, inbound.ip);
+    const json = body();
+    const plan = planMj(route, json);
     let callerHook = '';
     if (plan.notifyHook && this.options.bool('MjNotifyEnabled')) {
       callerHook = httpUrl(plan.notifyHook) ?? '';
@@ -123,8 +113,9 @@ export class MidjourneyRelay implements OnModuleDestroy {
         );
     }
     inbound.pathModel = mjModel(plan.action);
-    inbound.body = { prompt: typeof body.prompt === 'string' ? body.prompt : '' };
-    const ctx = await this.relay.prepare(inbound);
+    inbound.body = { prompt: typeof json.prompt === 'string' ? json.prompt : '' };
+    const ctx = this.admission.admit(inbound, caller);
+    await this.admission.limit(ctx, null);
     const quota = MJ_FREE_ACTIONS.has(plan.action) ? 0 : this.billing.quotaOf(ctx);
 
     let prompt = plan.prompt;
@@ -167,7 +158,7 @@ export class MidjourneyRelay implements OnModuleDestroy {
       first: channel,
       fixed: !!fixed,
       path: `/mj/submit/${route}`,
-      body: (ch) => upstreamBody(body, { accountFilter, modeClear, notifyHook: this.notifyHookOf(ch) }),
+      body: (ch) => upstreamBody(json, { accountFilter, modeClear, notifyHook: this.notifyHookOf(ch) }),
       auth: mjAuth,
       timeoutMs: SUBMIT_TIMEOUT_MS,
     });
@@ -287,10 +278,10 @@ export class MidjourneyRelay implements OnModuleDestroy {
     return { status: 200, json: this.dto(row) };
   }
 
-  async listByCondition(inbound: InboundRequest, body: Json): Promise<MjAnswer> {
+  async listByCondition(inbound: InboundRequest, body: () => Json): Promise<MjAnswer> {
     this.gate();
     const userId = await this.caller(inbound);
-    const ids = body.ids ?? [];
+    const ids = body().ids ?? [];
     if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id.length > 191))
       throw new RelayError(
         400,

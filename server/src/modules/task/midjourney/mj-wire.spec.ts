@@ -1,5 +1,5 @@
 import type { Midjourney } from '../../../database/entities';
-import { RelayError } from '../../relay/errors';
+import { RelayError } from '../../relay';
 import {
   actionOfCustomId,
   clearModes,

@@ -4,7 +4,7 @@
  * answers with. Pure functions; the service does the I/O.
  */
 import type { Midjourney } from '../../../database/entities';
-import { RelayError } from '../../relay/errors';
+import { RelayError } from '../../relay';
 import { cleanText, parseJson, readMeta } from '../task-meta';
 
 export const MJ_SUBMIT_ROUTES = [

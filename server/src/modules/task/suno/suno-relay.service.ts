@@ -1,13 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { RelayAdmission, RelayCacheService, RelayError, sanitizeUpstreamText } from '../../relay';
+import type { ChannelSnapshot, InboundRequest } from '../../relay';
 import { nowSeconds } from '../../../common/time';
-import { UserStatus } from '../../../database/entities';
 import { OptionService } from '../../option/option.service';
-import type { ChannelSnapshot } from '../../relay/channel-selector';
-import { RelayError, relayFail, sanitizeUpstreamText } from '../../relay/errors';
-import { RelayCacheService } from '../../relay/relay-cache.service';
-import type { InboundRequest } from '../../relay/relay-context';
-import { RelayService } from '../../relay/relay.service';
-import { UserCacheService } from '../../user/user-cache.service';
 import { TaskBillingService, TaskRef } from '../task-billing.service';
 import { originChannel, pickChannel } from '../task-common';
 import { cleanText, writeMeta } from '../task-meta';
@@ -45,9 +40,8 @@ export class SunoRelay {
   private readonly logger = new Logger('SunoRelay');
 
   constructor(
-    private readonly relay: RelayService,
+    private readonly admission: RelayAdmission,
     private readonly cache: RelayCacheService,
-    private readonly users: UserCacheService,
     private readonly options: OptionService,
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
@@ -60,21 +54,17 @@ export class SunoRelay {
   }
 
   private async caller(inbound: InboundRequest): Promise<number> {
-    const { token } = await this.relay.authenticate(inbound);
-    const user = await this.users.get(token.userId);
-    if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    if (user.deleted || user.status !== UserStatus.Enabled)
-      throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
-    return user.id;
+    return (await this.admission.caller(inbound.key, inbound.ip)).user.id;
   }
 
-  async submit(inbound: InboundRequest, route: SunoRoute, body: Json): Promise<SunoAnswer> {
+  async submit(inbound: InboundRequest, route: SunoRoute, body: () => Json): Promise<SunoAnswer> {
     this.gate();
-    await this.caller(inbound);
-    const plan = planSuno(route, body);
+    const caller = await this.admission.caller(inbound.key, inbound.ip);
+    const plan = planSuno(route, body());
     inbound.pathModel = sunoModel(plan.action);
     inbound.body = { prompt: plan.input };
-    const ctx = await this.relay.prepare(inbound);
+    const ctx = this.admission.admit(inbound, caller);
+    await this.admission.limit(ctx, null);
     const quota = this.billing.quotaOf(ctx);
 
     let fixed: ChannelSnapshot | null = null;
@@ -171,9 +161,10 @@ export class SunoRelay {
     return { status: 200, json: { code: 'success', message: '', data: sunoTaskDto(row) } };
   }
 
-  async fetchMany(inbound: InboundRequest, body: Json): Promise<SunoAnswer> {
+  async fetchMany(inbound: InboundRequest, read: () => Json): Promise<SunoAnswer> {
     this.gate();
     const userId = await this.caller(inbound);
+    const body = read();
     const ids = body.ids ?? [];
     if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id.length > 191))
       throw new RelayError(

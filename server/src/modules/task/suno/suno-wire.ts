@@ -6,7 +6,7 @@
  * Pure functions; the service does the I/O.
  */
 import type { Task } from '../../../database/entities';
-import { RelayError } from '../../relay/errors';
+import { RelayError } from '../../relay';
 import { cleanText, parseJson } from '../task-meta';
 
 export const SUNO_ROUTES = { music: 'MUSIC', lyrics: 'LYRICS' } as const;

@@ -1,9 +1,9 @@
-import type { ClientSignal } from './client-signal';
+import type { ClientSignal } from '../client-signal';
 import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
-import { parseSparkKey, sparkAuthUrl, sparkDomain, sparkFrameIsLast, sparkFrameToChunks, sparkRequestFrame, sparkVersion } from './adapters/spark';
-import { RelayError } from './errors';
-import type { AdapterRequest, JsonObject, ProviderAdapter } from './types';
+import { parseSparkKey, sparkAuthUrl, sparkDomain, sparkFrameIsLast, sparkFrameToChunks, sparkRequestFrame, sparkVersion } from '../adapters/spark';
+import { RelayError } from '../errors';
+import type { AdapterRequest, JsonObject, ProviderAdapter } from '../types';
 
 /** An upstream answer as relay.service consumes it (undici's response satisfies it too). */
 export interface UpstreamResponse {

@@ -1,0 +1,166 @@
+/**
+ * Admission: who is calling and what they may do, before anything is reserved or sent upstream.
+ *
+ *   key (headers) → token rules → user rules        (caller: 401/403 whatever the body)
+ *   → model → token model limits → group → price → sensitive words   (admit: 403/400)
+ *   → request-rate limits                                          (limit: 429)
+ *
+ * Every entry point that spends (HTTP relay, realtime, Midjourney, Suno, playground) and every one that
+ * only reads with an API key (model lists, billing and usage endpoints, task fetches) goes through
+ * `caller`: it is the one place that decides whether a key and its user may use the relay.
+ */
+import type { ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { parseApiKey } from '../../../common/api-key';
+import { Role, TokenStatus, UserStatus } from '../../../database/entities';
+import { Price, priceOf, priceTablesFrom } from '../../billing/pricing';
+import { OptionService } from '../../option/option.service';
+import { UserCacheService, UserSnapshot } from '../../user/user-cache.service';
+import { UserGroupsService } from '../../user/user-groups.service';
+import { ChannelHealthService } from '../channel-health.service';
+import { hasChannel } from '../channel-selector';
+import { relayFail } from '../errors';
+import { toHubRequest } from '../formats';
+import { RateLimitService } from '../rate-limit.service';
+import { InboundRequest, RelayContext } from '../relay-context';
+import { ipAllowed, RelayCacheService, TokenSnapshot } from '../relay-cache.service';
+import { hasScopedLimits, ScopedLimitService } from '../scoped-limit.service';
+import type { JsonObject } from '../types';
+import { estimatePromptTokens, promptText } from '../usage';
+
+/** The party a request is served for: its token (null in the playground), its user, a pinned channel. */
+export interface Caller {
+  token: TokenSnapshot | null;
+  user: UserSnapshot;
+  /** Channel pinned with `sk-<key>-<id>` (admins only). */
+  pinned: number | null;
+  /** The playground's chosen group (session callers); '' = the user's own. */
+  sessionGroup?: string;
+}
+
+@Injectable()
+export class RelayAdmission {
+  constructor(
+    private readonly cache: RelayCacheService,
+    private readonly users: UserCacheService,
+    private readonly groups: UserGroupsService,
+    private readonly options: OptionService,
+    private readonly health: ChannelHealthService,
+    private readonly limits: RateLimitService,
+    private readonly scoped: ScopedLimitService,
+  ) {}
+
+  /** The caller of an API key: the key's token and user with every status rule applied. */
+  async caller(key: string | null, ip: string): Promise<Caller & { token: TokenSnapshot }> {
+    if (!(key ?? '').trim()) throw relayFail(401, 'relay_no_key', {}, 'invalid_api_key');
+    const parsed = parseApiKey(key);
+    if (!parsed) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    const token = await this.cache.token(this.cache.hashKey(parsed.secret));
+    if (!token) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    if (token.status === TokenStatus.Disabled) throw relayFail(401, 'relay_token_disabled', {}, 'token_disabled');
+    const now = Math.floor(Date.now() / 1000);
+    if (token.status === TokenStatus.Expired || (token.expiredTime !== -1 && token.expiredTime < now)) {
+      this.health.markToken(token, TokenStatus.Expired);
+      throw relayFail(401, 'relay_token_expired', {}, 'token_expired');
+    }
+    if (token.status === TokenStatus.Exhausted || (!token.unlimited && token.remainQuota <= 0)) {
+      this.health.markToken(token, TokenStatus.Exhausted);
+      throw relayFail(403, 'relay_token_exhausted', {}, 'insufficient_quota');
+    }
+    if (!ipAllowed(token.allowIps, ip)) throw relayFail(403, 'relay_ip_not_allowed', {}, 'ip_not_allowed');
+    const user = await this.user(token.userId);
+    if (parsed.pinnedChannel !== null && user.role < Role.Admin) throw relayFail(403, 'relay_pin_admin_only');
+    return { token, user, pinned: parsed.pinnedChannel };
+  }
+
+  /** The caller of a console session (the playground), in the group it chose. */
+  async sessionCaller(userId: number, group: string): Promise<Caller> {
+    return { token: null, user: await this.user(userId), pinned: null, sessionGroup: group };
+  }
+
+  /** A user that may use the relay: known, not deleted, enabled. */
+  private async user(userId: number): Promise<UserSnapshot> {
+    const user = await this.users.get(userId);
+    if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+    if (user.deleted || user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
+    return user;
+  }
+
+  /** Model, model limits, group, price and the sensitive-word screen: everything decided from the body. */
+  admit(req: InboundRequest, caller: Caller): RelayContext {
+    const { token, user } = caller;
+    const body = req.body ?? {};
+    const model = (req.pathModel ?? (typeof body.model === 'string' ? body.model : '')).trim();
+    if (!model) throw relayFail(400, 'relay_model_required', {}, 'model_required');
+    if (model.length > 191) throw relayFail(400, 'relay_bad_body', { reason: 'model' });
+    if (token?.modelLimits && !token.modelLimits.has(model)) throw relayFail(403, 'relay_model_not_allowed', { model }, 'model_not_allowed');
+
+    const usable = this.groups.usableGroups(user.group);
+    let group = caller.sessionGroup !== undefined ? caller.sessionGroup || user.group : token?.group || user.group;
+    if (group !== user.group && !(group in usable)) throw relayFail(403, 'relay_group_not_allowed', { group });
+    if (group === 'auto') {
+      const auto = this.options.json<string[]>('AutoGroups') ?? [];
+      const found = auto.find((g) => (g === user.group || g in usable) && hasChannel(this.cache.channels, g, model));
+      group = found ?? auto[0] ?? user.group;
+    }
+
+    const tables = priceTablesFrom(this.options);
+    let price: Price | null = priceOf(tables, model, user.group, group);
+    if (!price) {
+      if (!this.options.bool('SelfUseModeEnabled') && !user.acceptUnsetModel) throw relayFail(403, 'relay_model_unpriced', { model }, 'model_price_error');
+      price = { ...priceOf({ ...tables, modelRatio: { [model]: 0 } }, model, user.group, group)! };
+    }
+
+    const stream = req.pathStream || body.stream === true;
+    let counted: number | null = null;
+    const prompt = () => (counted ??= req.body ? estimatePromptTokens(req.format === 'openai' ? req.body : hubBody(req, model, stream)) : 0);
+    const promptBound = req.raw && req.body ? req.raw.length : req.body ? prompt() : 0;
+
+    if (this.options.bool('CheckSensitiveEnabled') && this.options.bool('CheckSensitiveOnPromptEnabled') && req.body) {
+      const word = this.sensitiveWord(promptText(req.format === 'openai' ? req.body : hubBody(req, model, stream)).text);
+      if (word) throw relayFail(400, 'relay_sensitive', { word }, 'sensitive_words_detected');
+    }
+    return {
+      req,
+      user,
+      token,
+      tokenName: token ? token.name : 'playground',
+      group,
+      model,
+      stream,
+      pinnedChannel: caller.pinned,
+      price,
+      prompt,
+      promptBound,
+      startedAt: Date.now(),
+    };
+  }
+
+  /**
+   * The request-rate limits of the user (ModelRequestRateLimit*) and of the token (RPM, TPM, concurrency):
+   * 429 when one is reached. The token's concurrency slot is held until `res` closes.
+   */
+  async limit(ctx: RelayContext, res: ServerResponse | null): Promise<void> {
+    await this.limits.check(ctx.user.id, ctx.user.group);
+    if (res && ctx.token && hasScopedLimits(ctx.token)) await this.scoped.admitToken(ctx.token, res);
+  }
+
+  private sensitiveWord(text: string): string | null {
+    if (!text) return null;
+    const lower = text.toLowerCase();
+    for (const w of this.options.get('SensitiveWords').split('\n')) {
+      const word = w.trim().toLowerCase();
+      if (word && lower.includes(word)) return w.trim();
+    }
+    return null;
+  }
+}
+
+/** The request in the hub (OpenAI chat) shape, for prompt counting and screening. */
+export function hubBody(req: InboundRequest, model: string, stream: boolean): JsonObject {
+  try {
+    return toHubRequest(req.format, req.body ?? {}, model, stream);
+  } catch {
+    throw relayFail(400, 'relay_bad_body', { reason: 'cannot convert' });
+  }
+}

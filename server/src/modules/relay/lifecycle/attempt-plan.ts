@@ -1,0 +1,175 @@
+/**
+ * Attempt planning: the channel for one attempt and the exact call to send it. Channel choice (pinned
+ * or weighted by tier), model mapping, the body in the channel's format (conversion, channel system
+ * prompt, stream options, parameter overrides), key rotation, credential exchange, header overrides,
+ * and a slot under the channel's own limits (a channel at its limit is skipped like a busy one).
+ */
+import { Injectable } from '@nestjs/common';
+import { OptionService } from '../../option/option.service';
+import { adapterForChannel as adapterFor } from '../adapter-registry';
+import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
+import { relayFail } from '../errors';
+import { fromHubRequest } from '../formats';
+import type { RelayContext } from '../relay-context';
+import { RelayCacheService } from '../relay-cache.service';
+import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from '../scoped-limit.service';
+import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, UpstreamCall } from '../types';
+import { UpstreamClient } from '../upstream/upstream-client';
+import { hubBody } from './admission';
+
+export interface Attempt {
+  channel: ChannelSnapshot;
+  adapter: ProviderAdapter;
+  upstreamModel: string;
+  areq: AdapterRequest;
+  call: UpstreamCall;
+  /** Frees the channel's limit slot taken for this attempt (idempotent). */
+  release: () => void;
+}
+
+/** What planning needs of a request: the admitted context, or a channel test's minimal one. */
+export type PlanContext = Pick<RelayContext, 'req' | 'model' | 'stream' | 'group' | 'prompt' | 'pinnedChannel'>;
+
+@Injectable()
+export class AttemptPlanner {
+  constructor(
+    private readonly cache: RelayCacheService,
+    private readonly options: OptionService,
+    private readonly scoped: ScopedLimitService,
+    private readonly upstream: UpstreamClient,
+  ) {}
+
+  /**
+   * Chooses the channel for this attempt and builds the upstream call. `index` is the live channel
+   * index, or a channel test's one-channel index (no limits apply to tests).
+   */
+  async plan(ctx: PlanContext, attempt: number, exclude: ReadonlySet<number>, index: ChannelIndex = this.cache.channels, busy: Set<number> | null = null): Promise<Attempt> {
+    const { req } = ctx;
+    let channel: ChannelSnapshot | null;
+    if (ctx.pinnedChannel !== null) {
+      channel = index.byId.get(ctx.pinnedChannel) ?? null;
+      if (!channel?.enabled) throw relayFail(503, 'relay_pinned_channel_missing');
+    } else {
+      channel = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => {
+        const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
+        if (!ad || !ad.modes.includes(req.mode) || (busy !== null && busy.has(c.id))) return false;
+        return !(c.maxInputTokens > 0 && ctx.prompt() > c.maxInputTokens);
+      });
+      if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
+      if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+    }
+    const upstreamModel = mapModel(channel.modelMapping, ctx.model);
+    if (upstreamModel === null) throw relayFail(500, 'relay_model_cycle');
+    const adapter = adapterFor(channel.type, upstreamModel);
+    if (!adapter || !adapter.modes.includes(req.mode)) throw relayFail(400, 'relay_mode_unsupported');
+
+    const settings = this.adapterSettings();
+    let pristine = false;
+    const body = req.body ? upstreamBody(ctx, channel, adapter, upstreamModel, settings, () => (pristine = true)) : {};
+    const key = this.upstream.key(channel);
+    const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
+    const areq: AdapterRequest = { mode: req.mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings };
+    const multipart = req.contentType.startsWith('multipart/');
+    if (pristine && req.raw && !multipart) areq.rawBody = req.raw;
+    const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
+    if (exchange) areq.accessToken = await this.upstream.credential(exchange, channel);
+    const call = adapter.buildRequest(areq);
+    // global.pass_through_request_enabled: same-format JSON bodies go upstream byte for byte.
+    if (this.options.bool('global.pass_through_request_enabled') && adapter.format === req.format && req.raw && req.body && !multipart) call.body = req.raw;
+    // Multipart uploads (audio, image edits) go upstream as the client sent them.
+    if (multipart && req.raw && (req.mode === 'transcriptions' || req.mode === 'translations' || req.mode === 'image-edits')) {
+      call.headers = { ...call.headers, 'content-type': req.contentType };
+      call.body = req.raw;
+    }
+    for (const [h, v] of Object.entries(channel.headerOverride)) if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
+    // Channel limits apply to live traffic (the index of the cache), not to channel tests.
+    let release = NO_RELEASE;
+    if (index === this.cache.channels && hasScopedLimits(channel)) {
+      const lease = await this.scoped.admitChannel(channel);
+      if (!lease) {
+        if (ctx.pinnedChannel !== null) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
+        // At its limit: choose again without it (same tier first, then the lower ones).
+        return this.plan(ctx, attempt, exclude, index, (busy ?? new Set<number>()).add(channel.id));
+      }
+      release = lease.release;
+    }
+    return { channel, adapter, upstreamModel, areq, call, release };
+  }
+
+  private adapterSettings(): AdapterSettings {
+    const o = this.options;
+    return {
+      geminiSafetySettings: o.json('gemini.safety_settings') ?? {},
+      geminiVersionSettings: o.json('gemini.version_settings') ?? {},
+      geminiThinkingAdapterEnabled: o.bool('gemini.thinking_adapter_enabled'),
+      geminiThinkingBudgetPercentage: o.num('gemini.thinking_adapter_budget_tokens_percentage') || 0.6,
+      claudeModelHeaders: o.json('claude.model_headers_settings') ?? {},
+      claudeDefaultMaxTokens: o.json('claude.default_max_tokens') ?? {},
+      claudeThinkingAdapterEnabled: o.bool('claude.thinking_adapter_enabled'),
+      claudeThinkingBudgetPercentage: o.num('claude.thinking_adapter_budget_tokens_percentage') || 0.8,
+      geminiSupportedImagineModels: o.json<string[]>('gemini.supported_imagine_models') ?? [],
+    };
+  }
+}
+
+/** The request and the channel speak the same wire format (no conversion). */
+export function sameFormat(ctx: Pick<RelayContext, 'req'>, adapter: ProviderAdapter): boolean {
+  const to = ctx.req.format;
+  return to === adapter.format || (to === 'responses' && adapter.format === 'openai' && adapter.modes.includes('responses'));
+}
+
+/**
+ * The body in the channel's format: converted if needed, then mapping, overrides and settings.
+ * `unchanged` is called when the result equals the client's body (nothing added or replaced).
+ */
+function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAdapter, upstreamModel: string, settings: AdapterSettings, unchanged: () => void): JsonObject {
+  const { req } = ctx;
+  const inbound = req.body ?? {};
+  let body: JsonObject;
+  const same = sameFormat(ctx, adapter);
+  if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = { ...inbound };
+  else {
+    const hub = applySetting(hubBody(req, ctx.model, ctx.stream), ch);
+    const table = settings.claudeDefaultMaxTokens;
+    body = fromHubRequest(adapter.format, hub, { defaultMaxTokens: table[upstreamModel] ?? table.default ?? 8192 });
+  }
+  if (adapter.format === 'openai' || adapter.format === 'anthropic' || adapter.format === 'responses') body.model = upstreamModel;
+  if (same && adapter.format === 'openai') body = applySetting(body, ch);
+  if (ctx.stream && adapter.format === 'openai' && (req.mode === 'chat' || req.mode === 'completions')) {
+    const so = body.stream_options && typeof body.stream_options === 'object' && !Array.isArray(body.stream_options) ? body.stream_options : {};
+    body.stream_options = { ...so, include_usage: true };
+  }
+  if (adapter.format !== 'gemini') {
+    if (ctx.stream) body.stream = true;
+  } else delete body.stream;
+  for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
+  if (same && adapter.format === req.format && sameShape(body, inbound) && body.model === inbound.model) unchanged();
+  return body;
+}
+
+/** Channel setting: system prompt injected (or overriding the client's) for OpenAI-format bodies. */
+function applySetting(body: JsonObject, ch: ChannelSnapshot): JsonObject {
+  const prompt = typeof ch.setting.system_prompt === 'string' ? ch.setting.system_prompt : '';
+  if (!prompt || !Array.isArray(body.messages)) return body;
+  const messages = body.messages.filter((m) => !(ch.setting.system_prompt_override === true && isSystem(m)));
+  const idx = messages.findIndex(isSystem);
+  if (idx >= 0 && ch.setting.system_prompt_override !== true) {
+    const m = messages[idx] as JsonObject;
+    messages[idx] = { ...m, content: `${prompt}\n${typeof m.content === 'string' ? m.content : ''}` };
+  } else messages.unshift({ role: 'system', content: prompt });
+  return { ...body, messages };
+}
+
+/** `out` is `json` with only its model name re-set (to the same value). */
+export function sameShape(out: JsonObject, json: JsonObject): boolean {
+  const a = Object.keys(out);
+  return a.length === Object.keys(json).length && a.every((k) => k === 'model' || out[k] === json[k]);
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isSystem(m: unknown): boolean {
+  return isObject(m) && (m.role === 'system' || m.role === 'developer');
+}

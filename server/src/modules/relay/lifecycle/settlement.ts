@@ -1,0 +1,202 @@
+/**
+ * Reservation and settlement: the relay's side of the quota ledger.
+ *
+ * - reserve(): the balance and the token's remaining quota must cover the request's reservation
+ *   (PreConsumedQuota + the prompt + max_tokens at the model's price, or the fixed price). Balances far
+ *   above it (×100) are trusted: nothing is written, the reservation is only held against this node's
+ *   view of the balance, so a busy user costs no database write per request.
+ * - settle(): a served call is charged its full price, whatever the balance is by then; one consume log.
+ * - refund(): a call no channel could serve is refunded in full, with an error log.
+ */
+import { Injectable, Logger } from '@nestjs/common';
+import { LogType } from '../../../database/entities';
+import { Hold, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing/quota-ledger.service';
+import { clampQuota, fixedQuota, reserveQuota, usageQuota } from '../../billing/pricing';
+import { MetricsService } from '../../metrics/metrics.service';
+import { OptionService } from '../../option/option.service';
+import type { ChannelSnapshot } from '../channel-selector';
+import { ChannelHealthService } from '../channel-health.service';
+import { RelayError, relayFail } from '../errors';
+import { RateLimitService } from '../rate-limit.service';
+import type { RelayContext } from '../relay-context';
+import { ScopedLimitService } from '../scoped-limit.service';
+import type { JsonObject, UsageCounts } from '../types';
+import { emptyUsage } from '../types';
+import type { Outcome } from '../respond/outcome';
+import type { Attempt } from './attempt-plan';
+
+const TRUST_FACTOR = 100;
+
+@Injectable()
+export class RelaySettlement {
+  private readonly logger = new Logger('Relay');
+
+  constructor(
+    private readonly ledger: QuotaLedgerService,
+    private readonly options: OptionService,
+    private readonly metrics: MetricsService,
+    private readonly health: ChannelHealthService,
+    private readonly limits: RateLimitService,
+    private readonly scoped: ScopedLimitService,
+  ) {}
+
+  /** The user's balance must be above zero before anything else is decided (403 otherwise). */
+  async checkBalance(ctx: RelayContext): Promise<void> {
+    if ((await this.ledger.balanceOf(ctx.user.id)) <= 0) throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
+  }
+
+  /** Holds the request's reservation, or refuses with 403 (user's balance or token's quota). */
+  async reserve(ctx: RelayContext): Promise<Hold> {
+    const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
+    const maxTokens = maxTokensOf(ctx.req.body);
+    const preConsumed = this.options.num('PreConsumedQuota');
+    const fixed = ctx.price.modelPrice >= 0;
+    // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
+    const bound = fixed ? fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptBound, maxTokens, preConsumed);
+    try {
+      const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
+      if (tokenTrusted) {
+        const hold = await this.ledger.holdIfTrusted(payer, bound, TRUST_FACTOR);
+        if (hold) return hold;
+      }
+      const reserve = fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed);
+      return await this.ledger.reserve(payer, reserve, this.logConsumeEnabled() ? this.draft(ctx, null, 0, emptyUsage(), {}) : null);
+    } catch (err) {
+      if (err instanceof InsufficientQuota) throw relayFail(403, err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient', {}, 'insufficient_quota');
+      throw err;
+    }
+  }
+
+  /** Charges a served call its full price: one consume log, counters, limits and notifications. */
+  settle(ctx: RelayContext, hold: Hold, a: Attempt, o: Outcome, tried: number[]): void {
+    const charged = ctx.price.modelPrice >= 0 ? fixedCharge(ctx) : usageQuota(ctx.price, o.usage);
+    this.metrics.settled(ctx.model, a.channel.id, charged, o.usage.prompt_tokens, o.usage.completion_tokens, ctx.stream ? o.firstTokenMs : 0);
+    const other: Record<string, unknown> = { ...o.extra, frt: o.firstTokenMs, admin_info: { use_channel: tried } };
+    if (a.upstreamModel !== ctx.model) {
+      other.is_model_mapped = true;
+      other.upstream_model_name = a.upstreamModel;
+    }
+    if (ctx.req.format !== 'openai') other[ctx.req.format === 'anthropic' ? 'claude' : ctx.req.format] = true;
+    if (typeof ctx.req.body?.reasoning_effort === 'string') other.reasoning_effort = ctx.req.body.reasoning_effort;
+    const log = this.logConsumeEnabled() ? this.draft(ctx, a.channel, charged, o.usage, other) : null;
+    this.ledger.settle({
+      hold,
+      channelId: a.channel.id,
+      charged,
+      failed: false,
+      log,
+      stat: { username: ctx.user.username, model: ctx.model, tokens: o.usage.prompt_tokens + o.usage.completion_tokens },
+    });
+    if (ctx.token?.tpmLimit || a.channel.tpmLimit) this.scoped.addTokens(ctx.token, a.channel, o.usage.prompt_tokens + o.usage.completion_tokens);
+    void this.limits.success(ctx.user.id).catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
+    if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
+    void this.health.afterCharge(ctx.user, charged);
+  }
+
+  /** Gives a call no channel served its whole reservation back, with an error log naming the last failure. */
+  refund(ctx: RelayContext, hold: Hold, channel: ChannelSnapshot | null, e: RelayError, tried: number[]): void {
+    this.ledger.settle({
+      hold,
+      channelId: channel?.id ?? 0,
+      charged: 0,
+      failed: true,
+      log: {
+        ...this.draft(ctx, channel, 0, emptyUsage(), { admin_info: { use_channel: tried }, status_code: e.status }),
+        type: LogType.Error,
+        content: e.messageIn('en').slice(0, 2000),
+      },
+      stat: null,
+    });
+  }
+
+  private logConsumeEnabled(): boolean {
+    return this.options.bool('LogConsumeEnabled');
+  }
+
+  private draft(ctx: RelayContext, ch: ChannelSnapshot | null, quota: number, u: UsageCounts, extra: Record<string, unknown>): LogDraft {
+    const p = ctx.price;
+    // A fixed-shape literal first, the caller's extra keys after: spreading `extra` first would build
+    // the object on V8's slow dictionary path (several µs per request).
+    const other: Record<string, unknown> = {
+      group: ctx.group,
+      client_type: clientType(ctx.req.userAgent),
+      model_ratio: p.modelRatio,
+      model_price: p.modelPrice,
+      completion_ratio: p.completionRatio,
+      group_ratio: p.groupRatio,
+      user_group_ratio: p.userGroupRatio,
+      cache_tokens: u.cached_tokens,
+      cache_ratio: p.cacheRatio,
+      cache_creation_tokens: u.cache_creation_tokens,
+      cache_creation_ratio: p.cacheCreationRatio,
+    };
+    if (u.reasoning_tokens) other.reasoning_tokens = u.reasoning_tokens;
+    if (u.audio_prompt_tokens || u.audio_completion_tokens) {
+      other.audio = true;
+      other.audio_input = u.audio_prompt_tokens ?? 0;
+      other.audio_output = u.audio_completion_tokens ?? 0;
+    }
+    if (u.image_prompt_tokens) {
+      other.image = true;
+      other.image_ratio = p.imageRatio;
+    }
+    for (const k in extra) if (!(k in other)) other[k] = extra[k];
+    return {
+      user_id: ctx.user.id,
+      created_at: Math.floor(ctx.startedAt / 1000),
+      type: LogType.Consume,
+      content: ch ? '' : 'in progress',
+      username: ctx.user.username,
+      token_name: ctx.tokenName,
+      token_id: ctx.token?.id ?? 0,
+      model_name: ctx.model,
+      quota,
+      prompt_tokens: u.prompt_tokens,
+      completion_tokens: u.completion_tokens,
+      use_time: Math.round((Date.now() - ctx.startedAt) / 1000),
+      is_stream: ctx.stream,
+      channel_id: ch?.id ?? 0,
+      group: ctx.group,
+      ip: ctx.req.ip,
+      request_id: ctx.req.requestId,
+      other: JSON.stringify(other),
+    };
+  }
+}
+
+/** The SDK family of a caller, from its User-Agent (the upstream detection view groups logs by it). */
+export function clientType(userAgent: string): string {
+  if (/^OpenAI\/JS/i.test(userAgent)) return 'openai-node';
+  if (/^OpenAI\/Python/i.test(userAgent)) return 'openai-python';
+  if (/^Anthropic\//i.test(userAgent)) return 'anthropic';
+  if (/^curl\//i.test(userAgent)) return 'curl';
+  return 'other';
+}
+
+/** The whole charge of a fixed-price call: per image (n, size and quality) for image generation. */
+function fixedCharge(ctx: RelayContext): number {
+  const one = fixedQuota(ctx.price);
+  if (ctx.req.mode !== 'images' && ctx.req.mode !== 'image-edits') return one;
+  const raw = ctx.req.body?.n;
+  const n = typeof raw === 'number' ? Math.min(Math.max(1, Math.floor(raw)), 128) : typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Math.min(Math.max(1, Number(raw)), 128) : 1;
+  return clampQuota(one * n * imageSizeRatio(ctx.req.body));
+}
+
+/** DALL·E size and quality multipliers of a fixed image price. */
+function imageSizeRatio(body: JsonObject | null): number {
+  const size = typeof body?.size === 'string' ? body.size : '1024x1024';
+  const hd = body?.quality === 'hd' || body?.quality === 'high';
+  const big = size === '1792x1024' || size === '1024x1792' || size === '1536x1024' || size === '1024x1536';
+  return (big ? 2 : 1) * (hd ? 2 : 1);
+}
+
+function maxTokensOf(body: JsonObject | null): number {
+  if (!body) return 0;
+  for (const k of ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const) {
+    const v = body[k];
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0) return Math.min(v, 10_000_000);
+  }
+  const gc = body.generationConfig;
+  if (gc && typeof gc === 'object' && !Array.isArray(gc) && typeof gc.maxOutputTokens === 'number') return Math.max(0, gc.maxOutputTokens);
+  return 0;
+}

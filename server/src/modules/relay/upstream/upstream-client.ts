@@ -1,0 +1,156 @@
+/**
+ * The upstream client: every connection the relay opens to a channel goes through here. One keep-alive
+ * pool, one proxy agent per `setting.proxy` URL (HTTP and WebSocket), cached credential exchanges, key
+ * rotation across a channel's keys, and the two transports (HTTP through undici, Spark's WebSocket).
+ */
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { Agent, Dispatcher, ProxyAgent, errors as undiciErrors, request } from 'undici';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/app-config';
+import { MetricsService } from '../../metrics/metrics.service';
+import type { ChannelSnapshot } from '../channel-selector';
+import type { ClientSignal } from '../client-signal';
+import { RelayError, sanitizeUpstreamText } from '../errors';
+import type { ProviderAdapter } from '../types';
+import { sparkCall, UpstreamResponse } from './spark-transport';
+import type { Attempt } from '../lifecycle/attempt-plan';
+
+export type { UpstreamResponse } from './spark-transport';
+
+const MAX_ERROR_BODY = 64 * 1024;
+
+type CredentialExchange = NonNullable<ReturnType<NonNullable<ProviderAdapter['credentials']>>>;
+
+@Injectable()
+export class UpstreamClient implements OnModuleDestroy {
+  private readonly agent: Agent;
+  private readonly proxies = new Map<string, ProxyAgent>();
+  private readonly wsProxies = new Map<string, HttpsProxyAgent<string>>();
+  private readonly credentials = new Map<string, { token: string; until: number }>();
+  private readonly headersTimeoutMs: number | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {
+    this.headersTimeoutMs = config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : undefined;
+    this.agent = new Agent({ keepAliveTimeout: 30_000, connections: null, headersTimeout: this.headersTimeoutMs ?? 0, bodyTimeout: 0 });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([this.agent.close(), ...[...this.proxies.values()].map((p) => p.close())]);
+    for (const a of this.wsProxies.values()) a.destroy();
+  }
+
+  /** One of the channel's keys (several keys, one per line, are used in turn at random). */
+  key(ch: ChannelSnapshot): string {
+    return ch.keys.length > 1 ? ch.keys[Math.floor(Math.random() * ch.keys.length)] : (ch.keys[0] ?? '');
+  }
+
+  /** The HTTP dispatcher of a channel: its proxy when `setting.proxy` is set, else the shared pool. */
+  dispatcher(ch: ChannelSnapshot): Dispatcher {
+    const proxy = proxyOf(ch);
+    if (!proxy) return this.agent;
+    let p = this.proxies.get(proxy);
+    if (!p) this.proxies.set(proxy, (p = new ProxyAgent(proxy)));
+    return p;
+  }
+
+  /** The WebSocket agent of a channel with `setting.proxy` (an HTTP CONNECT tunnel), else undefined. */
+  wsAgent(ch: ChannelSnapshot): HttpsProxyAgent<string> | undefined {
+    const proxy = proxyOf(ch);
+    if (!proxy) return undefined;
+    let agent = this.wsProxies.get(proxy);
+    if (!agent) {
+      try {
+        agent = new HttpsProxyAgent(proxy);
+      } catch {
+        throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid channel proxy' }, '', 'upstream_error');
+      }
+      this.wsProxies.set(proxy, agent);
+    }
+    return agent;
+  }
+
+  /** A short-lived access token from the channel's credential exchange (cached until a minute before expiry). */
+  async credential(ex: CredentialExchange, ch: ChannelSnapshot): Promise<string> {
+    const hit = this.credentials.get(ex.cacheKey);
+    if (hit && hit.until > Date.now()) return hit.token;
+    const r = await request(ex.request.url, { method: ex.request.method, headers: ex.request.headers, body: ex.request.body, dispatcher: this.dispatcher(ch) });
+    const text = await r.body.text();
+    if (r.statusCode >= 400) throw new RelayError(502, 'relay_upstream_failed', { reason: `credential exchange ${r.statusCode}` }, '', null, true);
+    const { token, expiresInSeconds } = ex.parse(JSON.parse(text));
+    this.credentials.set(ex.cacheKey, { token, until: Date.now() + Math.max(0, expiresInSeconds - 60) * 1000 });
+    return token;
+  }
+
+  /**
+   * Sends an attempt's call. Network failures and timeouts become retryable relay errors; an upstream
+   * answer of 400 or more becomes the upstream's error (its body read, bounded).
+   */
+  async send(a: Attempt, signal: ClientSignal, override?: { headers: Record<string, string>; body: Uint8Array }): Promise<UpstreamResponse> {
+    let up: UpstreamResponse;
+    const sentAt = performance.now();
+    try {
+      if (a.adapter.transport === 'websocket') up = await sparkCall(a.areq, signal, Date.now(), this.config.relayTimeoutSeconds * 1000);
+      else
+        up = await request(a.call.url, {
+          method: a.call.method,
+          headers: override?.headers ?? a.call.headers,
+          body: override?.body ?? a.call.body,
+          signal,
+          dispatcher: this.dispatcher(a.channel),
+          headersTimeout: this.headersTimeoutMs,
+        });
+    } catch (err) {
+      if (err instanceof RelayError) throw err;
+      if (signal.aborted) throw new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' });
+      const timeout = err instanceof undiciErrors.HeadersTimeoutError;
+      throw new RelayError(timeout ? 504 : 502, timeout ? 'relay_upstream_timeout' : 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
+    }
+    this.metrics.upstream(a.channel.id, performance.now() - sentAt);
+    if (up.statusCode >= 400) throw upstreamError(a, up.statusCode, await readLimited(up.body, MAX_ERROR_BODY));
+    return up;
+  }
+
+  /** A channel test's call: no client, fixed timeouts, the whole answer read. */
+  async probe(a: Attempt): Promise<{ status: number; contentType: string; text: string }> {
+    const up = await request(a.call.url, {
+      method: a.call.method,
+      headers: a.call.headers,
+      body: a.call.body,
+      dispatcher: this.dispatcher(a.channel),
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
+    return { status: up.statusCode, contentType: String(up.headers['content-type'] ?? ''), text: await up.body.text() };
+  }
+}
+
+function proxyOf(ch: ChannelSnapshot): string {
+  return typeof ch.setting.proxy === 'string' ? ch.setting.proxy.trim() : '';
+}
+
+/** An upstream's error answer as a relay error: its message (sanitized), the channel's status mapping, retryability. */
+export function upstreamError(a: Pick<Attempt, 'adapter' | 'channel'>, status: number, text: string): RelayError {
+  let message: string;
+  try {
+    message = a.adapter.errorMessage?.(status, text) ?? text;
+  } catch {
+    message = text;
+  }
+  message = sanitizeUpstreamText(message || `status ${status}`);
+  const mapped = a.channel.statusCodeMapping[String(status)];
+  const clientStatus = mapped !== undefined && Number.isInteger(Number(mapped)) ? Number(mapped) : status;
+  const retryable = status === 429 || status === 401 || status === 403 || (status >= 500 && status !== 504 && status !== 524);
+  return new RelayError(clientStatus, null, {}, message, 'upstream_error', retryable, status);
+}
+
+async function readLimited(body: UpstreamResponse['body'], max: number): Promise<string> {
+  let out = '';
+  for await (const chunk of body) {
+    if (out.length < max) out += (chunk as Buffer).toString('utf8');
+  }
+  return out.slice(0, max);
+}
