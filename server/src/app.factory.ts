@@ -122,6 +122,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     'application/json',
     { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
     (req, body: string, done) => {
+      // An empty body with a JSON content type (axios and several SDKs send the header on every call)
+      // is no body at all; a non-empty invalid one still gets the JSON error.
+      if (!body.trim()) return done(null, undefined);
       if (jsonTooDeep(body))
         return done(
           new AppError('json_too_deep', { max: MAX_JSON_DEPTH }, HttpStatus.BAD_REQUEST),

@@ -213,6 +213,31 @@ describe('HTTP surface', () => {
       expect(res.body.success).toBe(false);
     });
 
+    it('a bodiless request with a JSON content type is served as having no body', async () => {
+      // DELETE with a query and no body, as axios and SDK wrappers send it (header on every call).
+      const del = await root.agent
+        .delete(`/api/log/?target_timestamp=${Math.floor(Date.now() / 1000) - 86_400 * 3650}`)
+        .set('New-Api-User', String(root.userId))
+        .set('Content-Type', 'application/json');
+      expect(del.status).toBe(200);
+      expect(del.body).toMatchObject({ success: true });
+      expect(del.body.message ?? '').not.toContain('JSON');
+      const whitespace = await root.agent
+        .get('/api/user/self')
+        .set('New-Api-User', String(root.userId))
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send('  \n');
+      expect(whitespace.body).toMatchObject({ success: true });
+      // A non-empty invalid body still gets the JSON error.
+      const bad = await root.agent
+        .delete(`/api/log/?target_timestamp=1`)
+        .set('New-Api-User', String(root.userId))
+        .set('Content-Type', 'application/json')
+        .send('{');
+      expect(bad.body.success).toBe(false);
+      expect(bad.body.message).toContain('JSON');
+    });
+
     it('an unsupported content type is refused without a server error', async () => {
       const res = await request(t.url)
         .post('/api/user/login')
