@@ -22,6 +22,24 @@ export default tseslint.config(
     },
   },
   {
+    // The relay's public face: outside relay/, only relay/index.ts may be imported.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/modules/relay/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/relay/*', '**/relay/**/*', '!**/relay/index'],
+              message: 'Import the relay through its public face (modules/relay/index.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: {
       // supertest bodies are `any` by design; asserting on them is the point of the tests.
