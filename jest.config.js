@@ -21,7 +21,7 @@ const base = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // ESM-only dependencies (loaded natively by Node's require(esm) at run time) are compiled for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|eventsource-parser)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|eventsource-parser|otplib|@otplib|@scure|@noble)/)'],
   rootDir: __dirname,
 };
 
