@@ -32,6 +32,7 @@ import {
 import {
   addCustomModels,
   CHANNEL_TYPES,
+  channelTypeName,
   checkJsonEditor,
   endsWithV1,
   formatJsonText,
@@ -259,7 +260,7 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
         >
           {CHANNEL_TYPES.map((entry) => (
             <MenuItem key={entry.id} value={entry.id}>
-              {entry.name}
+              {channelTypeName(entry.id, t)}
             </MenuItem>
           ))}
         </TextField>

@@ -27,7 +27,10 @@ export function channelStatusName(status: number): ChannelStatusName {
   }
 }
 
-/** Channel types (reference data): id and provider name, in the order the type select lists them. */
+/**
+ * Channel types (reference data): id and provider name, in the order the type select lists them. The
+ * name is the fallback; names that differ by language live in the locale bundles (`types.<id>`).
+ */
 export const CHANNEL_TYPES: readonly { id: number; name: string }[] = [
   { id: 1, name: 'OpenAI' },
   { id: 2, name: 'Midjourney Proxy' },
@@ -41,43 +44,47 @@ export const CHANNEL_TYPES: readonly { id: number; name: string }[] = [
   { id: 34, name: 'Cohere' },
   { id: 39, name: 'Cloudflare' },
   { id: 43, name: 'DeepSeek' },
-  { id: 15, name: '百度文心千帆' },
-  { id: 46, name: '百度文心千帆 V2' },
-  { id: 17, name: '阿里通义千问' },
-  { id: 18, name: '讯飞星火认知' },
-  { id: 16, name: '智谱 ChatGLM' },
-  { id: 26, name: '智谱 GLM-4V' },
+  { id: 15, name: 'Baidu Wenxin Qianfan' },
+  { id: 46, name: 'Baidu Wenxin Qianfan V2' },
+  { id: 17, name: 'Alibaba Tongyi Qianwen' },
+  { id: 18, name: 'iFlytek Spark' },
+  { id: 16, name: 'Zhipu ChatGLM' },
+  { id: 26, name: 'Zhipu GLM-4V' },
   { id: 24, name: 'Google Gemini' },
   { id: 11, name: 'Google PaLM2' },
   { id: 47, name: 'Xinference' },
   { id: 25, name: 'Moonshot' },
   { id: 20, name: 'OpenRouter' },
-  { id: 19, name: '360 智脑' },
-  { id: 23, name: '腾讯混元' },
-  { id: 31, name: '零一万物' },
+  { id: 19, name: '360 AI Brain' },
+  { id: 23, name: 'Tencent Hunyuan' },
+  { id: 31, name: '01.AI' },
   { id: 35, name: 'MiniMax' },
   { id: 37, name: 'Dify' },
   { id: 38, name: 'Jina' },
   { id: 40, name: 'SiliconFlow' },
   { id: 42, name: 'Mistral AI' },
   { id: 44, name: 'MokaAI' },
-  { id: 45, name: '字节火山方舟、豆包通用' },
+  { id: 45, name: 'Volcano Ark / Doubao' },
   { id: 48, name: 'xAI' },
   { id: 27, name: 'Perplexity' },
-  { id: 8, name: '自定义渠道' },
-  { id: 22, name: '知识库：FastGPT' },
-  { id: 21, name: '知识库：AI Proxy' },
-  { id: 6, name: '代理：OpenAI-SB' },
-  { id: 7, name: '代理：OhMyGPT' },
-  { id: 9, name: '代理：AI.LS' },
-  { id: 10, name: '代理：AI Proxy' },
-  { id: 12, name: '代理：API2GPT' },
-  { id: 13, name: '代理：AIGC2D' },
+  { id: 8, name: 'Custom channel' },
+  { id: 22, name: 'Knowledge base: FastGPT' },
+  { id: 21, name: 'Knowledge base: AI Proxy' },
+  { id: 6, name: 'Proxy: OpenAI-SB' },
+  { id: 7, name: 'Proxy: OhMyGPT' },
+  { id: 9, name: 'Proxy: AI.LS' },
+  { id: 10, name: 'Proxy: AI Proxy' },
+  { id: 12, name: 'Proxy: API2GPT' },
+  { id: 13, name: 'Proxy: AIGC2D' },
 ];
 
-export function channelTypeName(type: number | null | undefined): string {
+/** Looks a string up in the channels bundle, with the reference name when it has no entry. */
+export type TypeNameLookup = (key: string, options: { defaultValue: string }) => string;
+
+export function channelTypeName(type: number | null | undefined, t?: TypeNameLookup): string {
   if (type === null || type === undefined) return '';
-  return CHANNEL_TYPES.find((entry) => entry.id === type)?.name ?? `#${type}`;
+  const name = CHANNEL_TYPES.find((entry) => entry.id === type)?.name ?? `#${type}`;
+  return t ? t(`types.${type}`, { defaultValue: name }) : name;
 }
 
 /** Types whose balance the server can query (docs/api.md "Channel operations"). */

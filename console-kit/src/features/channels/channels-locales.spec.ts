@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LocaleResource } from '../../provider/console-i18n';
+import { CHANNEL_TYPES, channelTypeName } from './channel-rules';
 import { channelsLocales } from './channels-locales';
 
 function keysOf(resource: LocaleResource, prefix = ''): string[] {
@@ -24,5 +25,18 @@ describe('channels strings', () => {
       const vars = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();
       expect(vars(enText), key).toEqual(vars(zhText));
     }
+  });
+
+  it('names every channel type without Chinese in English, and in Chinese where the provider is Chinese', () => {
+    const lookup =
+      (bundle: { types: Record<string, string> }) => (key: string, options: { defaultValue: string }) =>
+        bundle.types[key.replace('types.', '')] ?? options.defaultValue;
+    const cjk = /[\u3400-\u9fff\uff00-\uffef]/;
+    for (const { id } of CHANNEL_TYPES) {
+      expect(channelTypeName(id, lookup(channelsLocales.en)), String(id)).not.toMatch(cjk);
+    }
+    expect(channelTypeName(17, lookup(channelsLocales.en))).toBe('Alibaba Tongyi Qianwen');
+    expect(channelTypeName(17, lookup(channelsLocales.zh))).toBe('阿里通义千问');
+    expect(channelTypeName(1, lookup(channelsLocales.zh))).toBe('OpenAI');
   });
 });

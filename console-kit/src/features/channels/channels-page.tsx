@@ -372,7 +372,7 @@ function ChannelsAdmin({ t }: { t: Translate }) {
         >
           <Tab value="all" label={`${t('tabs.all')} (${totalOfTypes})`} />
           {Object.entries(typeCounts).map(([id, count]) => (
-            <Tab key={id} value={Number(id)} label={`${channelTypeName(Number(id))} (${count})`} />
+            <Tab key={id} value={Number(id)} label={`${channelTypeName(Number(id), t)} (${count})`} />
           ))}
         </Tabs>
 
@@ -713,7 +713,7 @@ function ChannelRowView({
       </Tooltip>
     ),
     group: <GroupChips groups={channel.group} />,
-    type: <Chip size="small" variant="outlined" label={channelTypeName(channel.type)} />,
+    type: <Chip size="small" variant="outlined" label={channelTypeName(channel.type, t)} />,
     status: <StatusChip status={channel.status} otherInfo={channel.other_info} t={t} />,
     responseTime: (
       <ResponseTime
@@ -884,7 +884,7 @@ function TagRowView({ t, shown, formatQuota, row, expanded, onToggle, onEdit }: 
       row.type === null ? (
         <Chip size="small" label={t('tag.mixed')} />
       ) : (
-        <Chip size="small" variant="outlined" label={channelTypeName(row.type)} />
+        <Chip size="small" variant="outlined" label={channelTypeName(row.type, t)} />
       ),
     status: <StatusChip status={row.status} otherInfo={null} t={t} />,
     responseTime: <ResponseTime milliseconds={row.response_time} testTime={row.test_time} t={t} />,
