@@ -20,6 +20,7 @@ import { useSearchParams } from 'react-router';
 import { renderMarkdown } from '../../format/safe-html';
 import { useConsoleRuntime } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
+import { groupDescription } from '../../format/group-description';
 import type { ConsoleRuntime } from '../../provider/console-runtime';
 import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
@@ -184,7 +185,7 @@ export function PlaygroundPage() {
         helperText={groups.isSuccess && groupNames.length === 0 ? t('noGroups') : undefined}
       >
         {groupNames.map((name) => {
-          const desc = groups.data?.[name]?.desc;
+          const desc = groupDescription(name, groups.data?.[name]?.desc, t);
           return (
             <MenuItem key={name} value={name}>
               {desc ? t('groupOption', { group: name, desc }) : name}

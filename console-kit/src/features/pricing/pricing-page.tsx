@@ -25,6 +25,7 @@ import { describeApiError } from '../../api/describe-api-error';
 import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
+import { groupDescription } from '../../format/group-description';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { useGetPricingQuery } from './pricing-api';
@@ -332,7 +333,7 @@ function PricingRow({
       <TableCell>
         <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
           {switchableGroups(model, usableGroup).map((name) => (
-            <Tooltip key={name} title={usableGroup[name] || name}>
+            <Tooltip key={name} title={groupDescription(name, usableGroup[name], t) || name}>
               <Chip
                 size="small"
                 label={name}

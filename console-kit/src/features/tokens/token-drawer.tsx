@@ -19,6 +19,7 @@ import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
+import { groupDescription } from '../../format/group-description';
 import { useSystemStatus } from '../../provider/use-system-status';
 import {
   buildTokenPayload,
@@ -185,7 +186,7 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
                   ? t('drawer.autoGroup')
                   : choice.value === ''
                     ? choice.desc
-                    : `${choice.value}${choice.desc && choice.desc !== choice.value ? ` · ${choice.desc}` : ''}${
+                    : `${choice.value}${choice.desc && choice.desc !== choice.value ? ` · ${groupDescription(choice.value, choice.desc, t)}` : ''}${
                         choice.ratio !== null && choice.ratio !== undefined ? ` (×${choice.ratio})` : ''
                       }`}
               </MenuItem>

@@ -3,6 +3,7 @@ import type { LocaleBundles } from '../console-i18n';
 /** Strings shared by every feature: request errors, the shell, the not-found page, copying. */
 export const commonLocales = {
   zh: {
+    groupDescriptions: { default: '默认分组', vip: 'VIP 分组' },
     errors: {
       tooManyRequests: '错误：请求次数过多，请稍后再试！',
       serverError: '错误：服务器内部错误，请联系管理员！',
@@ -91,6 +92,7 @@ export const commonLocales = {
     },
   },
   en: {
+    groupDescriptions: { default: 'Default group', vip: 'VIP group' },
     errors: {
       tooManyRequests: 'Error: too many requests, please try again later!',
       serverError: 'Error: internal server error, please contact the administrator!',
