@@ -80,7 +80,7 @@ describe('two nodes sharing the database and Redis', () => {
     await within(1000, async () => (await onB()).status === 401);
   });
 
-  it('a node started after a logout refuses the revoked session (revocations are kept in Redis)', async () => {
+  it('a node started after a logout refuses the revoked session (revocations are kept in the database)', async () => {
     const user = await makeUser(a, root);
     const cookie = (await user.get('/api/user/self').expect(200)).request.cookies;
     await user.get('/api/user/logout').expect(200);

@@ -3,6 +3,7 @@ import { LogEntry } from './log.entity';
 import { QuotaData, Setup, VerificationCode } from './misc.entity';
 import { OptionRow } from './option.entity';
 import { Redemption } from './redemption.entity';
+import { SessionRevocation } from './session.entity';
 import { AuditEntry, Passkey, UserTotp } from './security.entity';
 import { Midjourney, Task } from './task.entity';
 import { TopUp } from './topup.entity';
@@ -14,6 +15,7 @@ export * from './log.entity';
 export * from './misc.entity';
 export * from './option.entity';
 export * from './redemption.entity';
+export * from './session.entity';
 export * from './security.entity';
 export * from './task.entity';
 export * from './topup.entity';
@@ -34,6 +36,7 @@ export const ENTITIES = [
   QuotaData,
   Setup,
   VerificationCode,
+  SessionRevocation,
   AuditEntry,
   UserTotp,
   Passkey,

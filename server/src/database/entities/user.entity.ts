@@ -48,4 +48,9 @@ export class User {
   @BoolColumn({ name: 'two_factor' }) two_factor!: boolean;
   /** Unix seconds; set when the account is deregistered (soft delete). */
   @BigIntColumn({ name: 'deleted_at', nullable: true, default: null }) deleted_at!: number | null;
+  /**
+   * Unix milliseconds; sessions issued before it are refused (set when the password changes, so every
+   * session that knew the old password ends on every node).
+   */
+  @BigIntColumn({ name: 'sessions_valid_after' }) sessions_valid_after!: number;
 }

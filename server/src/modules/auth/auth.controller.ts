@@ -30,15 +30,19 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Password sign-up' })
-  async register(@Req() req: FastifyRequest, @Body() body: RegisterDto, @Query('turnstile') turnstile?: string) {
+  async register(
+    @Req() req: FastifyRequest,
+    @Body() body: RegisterDto,
+    @Query('turnstile') turnstile?: string,
+  ) {
     await this.auth.register(req, body ?? {}, turnstile);
   }
 
   @Get('user/logout')
   @Public()
   @ApiOperation({ summary: 'Ends the session' })
-  logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): void {
-    this.auth.logout(req, reply);
+  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.auth.logout(req, reply);
   }
 
   @Get('verification')
@@ -58,7 +62,11 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Emails a password reset link; always answers success' })
-  async resetPasswordRequest(@Req() req: FastifyRequest, @Query('email') email?: string, @Query('turnstile') turnstile?: string) {
+  async resetPasswordRequest(
+    @Req() req: FastifyRequest,
+    @Query('email') email?: string,
+    @Query('turnstile') turnstile?: string,
+  ) {
     await this.auth.sendPasswordReset(req, email, turnstile);
   }
 

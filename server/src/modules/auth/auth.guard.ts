@@ -70,7 +70,7 @@ export class AuthGuard implements CanActivate {
     if (claimed === null) throw unauthorized('new_api_user_missing');
     if (claimed !== session.uid) throw unauthorized('new_api_user_mismatch');
     const snap = await this.users.get(session.uid);
-    if (!snap) throw unauthorized('not_logged_in');
+    if (!snap || this.sessions.endedFor(session, snap)) throw unauthorized('not_logged_in');
     return { snap, via: 'session', sid: session.sid };
   }
 }

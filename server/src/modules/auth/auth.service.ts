@@ -86,9 +86,9 @@ export class AuthService {
     return result;
   }
 
-  logout(req: FastifyRequest, reply: FastifyReply): void {
+  async logout(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const session = this.sessions.read(req);
-    if (session) this.sessions.revoke(session.sid, reply);
+    if (session) await this.sessions.revoke(session.sid, reply);
     else reply.clearCookie('session', { path: '/' });
   }
 
@@ -242,7 +242,11 @@ export class AuthService {
     const user = await this.ds.getRepository(User).findOneBy({ email });
     if (!user || user.deleted_at) throw fail('reset_link_invalid');
     const password = CryptoService.randomString(12);
-    await this.ds.getRepository(User).update({ id: user.id }, { password: await this.users.hashPassword(password) });
+    // Whoever held a session with the old password (or took over the account) is signed out.
+    await this.ds.getRepository(User).update(
+      { id: user.id },
+      { password: await this.users.hashPassword(password), sessions_valid_after: Date.now() },
+    );
     this.userCache.invalidate(user.id);
     return password;
   }

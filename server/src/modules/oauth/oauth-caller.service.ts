@@ -44,7 +44,7 @@ export class OAuthCallerService {
       const session = this.sessions.read(req);
       if (!session) throw unauthorized('not_logged_in');
       snap = await this.users.get(session.uid);
-      if (!snap) throw unauthorized('not_logged_in');
+      if (!snap || this.sessions.endedFor(session, snap)) throw unauthorized('not_logged_in');
       redirect = true;
     }
     if (snap.deleted) throw unauthorized('user_deleted');

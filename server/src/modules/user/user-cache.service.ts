@@ -21,6 +21,8 @@ export interface UserSnapshot {
   setting: string;
   /** The user's own low-balance warning threshold from the setting (0: the QuotaRemindThreshold option). */
   quotaWarningThreshold: number;
+  /** Unix ms; the user's sessions issued before it are no longer valid (password changed). */
+  sessionsValidAfter: number;
 }
 
 const TTL_MS = 60_000;
@@ -100,6 +102,7 @@ export class UserCacheService implements OnModuleInit {
       acceptUnsetModel: setting.accept_unset_model_ratio_model === true,
       setting: user.setting ?? '',
       quotaWarningThreshold: Number(setting.quota_warning_threshold) || 0,
+      sessionsValidAfter: Number(user.sessions_valid_after) || 0,
     };
     this.byId.set(user.id, { snap, at: Date.now() });
     if (snap.accessTokenHash) this.byTokenHash.set(snap.accessTokenHash, user.id);

@@ -1,8 +1,22 @@
-import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { parsePage } from '../../common/pagination';
 import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { setSessionCookie } from '../auth/session.service';
 import {
   AffTransferDto,
   CreateUserDto,
@@ -36,8 +50,15 @@ export class UserController {
   @Put('self')
   @UserOnly()
   @ApiOperation({ summary: 'Changes display_name and/or password (original_password needed)' })
-  async updateSelf(@CurrentUser() me: AuthUser, @Body() body: UpdateSelfDto) {
-    await this.users.updateSelf(me, body);
+  async updateSelf(
+    @CurrentUser() me: AuthUser,
+    @Body() body: UpdateSelfDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    // A new password ends every session issued before it, this one too: the browser that changed it
+    // gets a fresh session and stays signed in.
+    if ((await this.users.updateSelf(me, body)) && me.via === 'session') setSessionCookie(req, reply, me.id);
   }
 
   @Delete('self')

@@ -35,6 +35,11 @@ export interface NewUser {
   linuxDoId?: string | null;
 }
 
+/** A new password ends every session of the user issued before it (see SessionService). */
+function sessionsEndedBy(changes: Partial<User>): Partial<User> {
+  return changes.password !== undefined ? { sessions_valid_after: Date.now() } : {};
+}
+
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete' | 'add_quota';
 const ACTIONS: ManageAction[] = ['promote', 'demote', 'disable', 'enable', 'delete', 'add_quota'];
 
@@ -233,7 +238,7 @@ export class UserService {
     await this.ds.transaction(async (m) => {
       if (Object.keys(changes).length) {
         try {
-          await m.getRepository(User).update({ id: user.id }, changes);
+          await m.getRepository(User).update({ id: user.id }, { ...changes, ...sessionsEndedBy(changes) });
         } catch (e) {
           if (isUniqueViolation(e)) throw fail('username_taken');
           throw e;
@@ -386,10 +391,11 @@ export class UserService {
     return toUserView(await this.mustFind(id));
   }
 
+  /** Changes the own display name and/or password; true when the password changed. */
   async updateSelf(
     actor: AuthUser,
     input: { display_name?: unknown; password?: unknown; original_password?: unknown },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const user = await this.mustFind(actor.id);
     const changes: Partial<User> = {};
     if (input.display_name !== undefined)
@@ -402,8 +408,10 @@ export class UserService {
       }
       changes.password = await this.hashPassword(password);
     }
-    if (Object.keys(changes).length) await this.repo.update({ id: user.id }, changes);
+    if (Object.keys(changes).length)
+      await this.repo.update({ id: user.id }, { ...changes, ...sessionsEndedBy(changes) });
     this.cache.invalidate(user.id);
+    return changes.password !== undefined;
   }
 
   async deleteSelf(actor: AuthUser, confirmUsername: unknown): Promise<void> {
