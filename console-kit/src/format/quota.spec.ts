@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   currencyToQuota,
+  formatCallCost,
   formatCurrency,
   formatQuota,
   formatQuotaWithUnits,
@@ -97,5 +98,18 @@ describe('quotaDisplayFromStatus', () => {
       displayInCurrency: false,
       quotaPerUnit: 500_000,
     });
+  });
+});
+
+describe('formatCallCost', () => {
+  it('shows a cheap call in dollars with 6 decimals instead of "$0.00"', () => {
+    expect(formatCallCost(75)).toBe('$0.000150');
+    expect(formatCallCost(500_000)).toBe('$1.000000');
+    expect(formatCallCost(0)).toBe('$0.000000');
+    expect(formatCallCost(-75)).toBe('-$0.000150');
+  });
+
+  it('shows raw units when currency display is off', () => {
+    expect(formatCallCost(75, { displayInCurrency: false, quotaPerUnit: 500_000 })).toBe('75');
   });
 });

@@ -104,6 +104,23 @@ export function formatCurrency(amount: number): string {
   return `${sign}$${fixed}`;
 }
 
+/**
+ * The cost of one call: in currency mode with 6 decimals (a cheap call costs a fraction of a cent,
+ * which 2 decimals would show as "$0.00"), otherwise the raw units in full.
+ */
+export function formatCallCost(quota: number, options: QuotaDisplayOptions = DEFAULT_QUOTA_DISPLAY): string {
+  if (!options.displayInCurrency) {
+    return formatShortNumber(quota);
+  }
+  const amount = quotaToCurrency(quota, options.quotaPerUnit);
+  if (!Number.isFinite(amount)) {
+    return String(amount);
+  }
+  const fixed = Math.abs(amount).toFixed(6);
+  const sign = amount < 0 && Number(fixed) !== 0 ? '-' : '';
+  return `${sign}$${fixed}`;
+}
+
 /** The quota as the spec displays it under the given options. */
 export function formatQuota(quota: number, options: QuotaDisplayOptions = DEFAULT_QUOTA_DISPLAY): string {
   if (options.displayInCurrency) {

@@ -109,6 +109,21 @@ describe('LogsPage', { timeout: 20_000 }, () => {
     expect(info.textContent).toContain('9000');
   });
 
+  it('shows a cheap call cost with enough decimals, and "< 1 s" for a sub-second call', async () => {
+    signInAs(1);
+    installFakeServer({
+      'GET /api/status': () => envelope({ ...status, display_in_currency: true }),
+      'GET /api/log/self/': () =>
+        listOf([entry(1, { quota: 75, use_time: 0, other: JSON.stringify({ frt: 300 }) })]),
+      'GET /api/log/self/stat': () => envelope({ quota: 75, rpm: 0, tpm: 0 }),
+    });
+    renderInConsole(<LogsPage />, { path: '/log' });
+    const row = await screen.findByTestId('log-row-1');
+    await waitFor(() => expect(within(row).getByText('$0.000150')).toBeTruthy());
+    expect(within(row).getByTestId('use-time').textContent).toBe('< 1 s');
+    expect(within(row).getByTestId('first-token').textContent).toBe('First token 0.3 s');
+  });
+
   it('sends the filters a user typed, never username or channel, and the type from the dropdown', async () => {
     signInAs(1);
     const { requests } = installFakeServer({

@@ -69,7 +69,7 @@ export function LogsPage() {
   const { user } = useSession();
   const admin = isAdmin(user);
   const storage = useConsoleStorage();
-  const { formatQuota } = useQuotaFormat();
+  const { formatQuota, formatCallCost } = useQuotaFormat();
 
   const initial = useMemo(() => emptyLogFilters(), []);
   const [draft, setDraft] = useState<LogFilters>(initial);
@@ -255,7 +255,7 @@ export function LogsPage() {
                     open={expanded.has(entry.id)}
                     onToggle={() => toggle(entry.id)}
                     onUserInfo={admin ? () => setUserInfoId(entry.user_id) : undefined}
-                    formatQuota={formatQuota}
+                    formatQuota={formatCallCost}
                     t={t}
                   />
                 ))}
@@ -422,7 +422,11 @@ function UseTime({ entry, frt, t }: { entry: LogEntry; frt: unknown; t: Translat
       <Chip
         size="small"
         color={timeSpentColor(entry.use_time)}
-        label={t('row.seconds', { value: entry.use_time })}
+        label={
+          entry.use_time === 0 && firstToken !== null
+            ? t('row.underOneSecond')
+            : t('row.seconds', { value: entry.use_time })
+        }
         data-testid="use-time"
       />
       {entry.is_stream && firstToken !== null && (
