@@ -13,6 +13,8 @@ export function LocationProbe() {
 export interface RenderInConsoleOptions {
   /** The URL the router starts at (may carry a query). */
   path?: string;
+  /** History state of the starting entry (what a redirecting guard leaves behind). */
+  state?: unknown;
   /** The route pattern the page is mounted on; any other location renders a LocationProbe. */
   route?: string;
   language?: ConsoleLanguage;
@@ -22,7 +24,9 @@ export function renderInConsole(page: ReactElement, options: RenderInConsoleOpti
   const { path = '/', language = 'en' } = options;
   const route = options.route ?? path;
   return render(
-    <MemoryRouter initialEntries={[path]}>
+    <MemoryRouter
+      initialEntries={[options.state === undefined ? path : { pathname: path, state: options.state }]}
+    >
       <GatehouseConsole language={language}>
         <Routes>
           <Route path={route} element={page} />

@@ -40,6 +40,18 @@ describe('LoginPage', () => {
     expect(loginCalls(server)[0]?.body).toEqual({ username: 'alice@example.com', password: 'correct-horse' });
   });
 
+  it('lands on /token even when a guarded page sent the visitor here', async () => {
+    installFakeServer({ 'POST /api/user/login': () => envelope(alice) });
+    const user = userEvent.setup();
+    renderInConsole(<LoginPage />, { path: '/login', state: { from: '/setting' } });
+
+    await user.type(screen.getByLabelText('Username or email'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'correct-horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect((await screen.findByTestId('location')).textContent).toBe('/token');
+  });
+
   it('shows the server message when the sign-in is refused', async () => {
     installFakeServer({ 'POST /api/user/login': () => refusal('用户名或密码错误，或用户已被封禁') });
     const user = userEvent.setup();

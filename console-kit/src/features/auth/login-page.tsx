@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { useLoginMutation } from '../../api/gatehouse-api';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -16,7 +16,7 @@ import { useHumanCheck } from './turnstile-widget';
 export const AFTER_LOGIN_PATH = '/token';
 
 export interface LoginPageProps {
-  /** Where to go after a successful sign-in; defaults to the page that sent the visitor here, else /token. */
+  /** Where to go after a successful sign-in; /token unless the host says otherwise. */
   redirectTo?: string;
 }
 
@@ -36,7 +36,6 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
   const { t } = useFeatureTranslation(AUTH_NAMESPACE, authLocales);
   const notify = useNotify();
   const navigate = useNavigate();
-  const location = useLocation();
   const [searchParams] = useSearchParams();
   const { status } = useSystemStatus();
   const { signIn } = useSession();
@@ -48,9 +47,8 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
   useRememberInviteCode();
 
   const passwordLogin = status?.password_login_enabled !== false;
-  const from = (location.state as { from?: unknown } | null)?.from;
-  const destination =
-    redirectTo ?? (typeof from === 'string' && from.startsWith('/') ? from : AFTER_LOGIN_PATH);
+  // Always the spec's landing page: the page that bounced a visitor may be one this user cannot open.
+  const destination = redirectTo ?? AFTER_LOGIN_PATH;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
