@@ -9,7 +9,6 @@
  * - refund(): a call no channel could serve is refunded in full, with an error log.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { LogType } from '../../../database/entities';
 import { Hold, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing/quota-ledger.service';
 import { clampQuota, fixedQuota, reserveQuota, usageQuota } from '../../billing/pricing';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -24,6 +23,7 @@ import type { JsonObject, UsageCounts } from '../types';
 import { emptyUsage } from '../types';
 import type { Outcome } from '../respond/outcome';
 import type { Attempt } from './attempt-plan';
+import { consumeDraft, errorDraft } from './log-draft';
 
 const TRUST_FACTOR = 100;
 
@@ -100,11 +100,17 @@ export class RelaySettlement {
       channelId: channel?.id ?? 0,
       charged: 0,
       failed: true,
-      log: {
-        ...this.draft(ctx, channel, 0, emptyUsage(), { admin_info: { use_channel: tried }, status_code: e.status }),
-        type: LogType.Error,
-        content: e.messageIn('en').slice(0, 2000),
-      },
+      log: errorDraft(ctx, {
+        channelId: channel?.id ?? 0,
+        usage: emptyUsage(),
+        stream: ctx.stream,
+        extra: { admin_info: { use_channel: tried } },
+        startedAt: ctx.startedAt,
+        now: Date.now(),
+        clientType: clientType(ctx.req.userAgent),
+        status: e.status,
+        message: e.messageIn('en'),
+      }),
       stat: null,
     });
   }
@@ -114,53 +120,17 @@ export class RelaySettlement {
   }
 
   private draft(ctx: RelayContext, ch: ChannelSnapshot | null, quota: number, u: UsageCounts, extra: Record<string, unknown>): LogDraft {
-    const p = ctx.price;
-    // A fixed-shape literal first, the caller's extra keys after: spreading `extra` first would build
-    // the object on V8's slow dictionary path (several µs per request).
-    const other: Record<string, unknown> = {
-      group: ctx.group,
-      client_type: clientType(ctx.req.userAgent),
-      model_ratio: p.modelRatio,
-      model_price: p.modelPrice,
-      completion_ratio: p.completionRatio,
-      group_ratio: p.groupRatio,
-      user_group_ratio: p.userGroupRatio,
-      cache_tokens: u.cached_tokens,
-      cache_ratio: p.cacheRatio,
-      cache_creation_tokens: u.cache_creation_tokens,
-      cache_creation_ratio: p.cacheCreationRatio,
-    };
-    if (u.reasoning_tokens) other.reasoning_tokens = u.reasoning_tokens;
-    if (u.audio_prompt_tokens || u.audio_completion_tokens) {
-      other.audio = true;
-      other.audio_input = u.audio_prompt_tokens ?? 0;
-      other.audio_output = u.audio_completion_tokens ?? 0;
-    }
-    if (u.image_prompt_tokens) {
-      other.image = true;
-      other.image_ratio = p.imageRatio;
-    }
-    for (const k in extra) if (!(k in other)) other[k] = extra[k];
-    return {
-      user_id: ctx.user.id,
-      created_at: Math.floor(ctx.startedAt / 1000),
-      type: LogType.Consume,
-      content: ch ? '' : 'in progress',
-      username: ctx.user.username,
-      token_name: ctx.tokenName,
-      token_id: ctx.token?.id ?? 0,
-      model_name: ctx.model,
+    return consumeDraft(ctx, {
+      channelId: ch?.id ?? 0,
       quota,
-      prompt_tokens: u.prompt_tokens,
-      completion_tokens: u.completion_tokens,
-      use_time: Math.round((Date.now() - ctx.startedAt) / 1000),
-      is_stream: ctx.stream,
-      channel_id: ch?.id ?? 0,
-      group: ctx.group,
-      ip: ctx.req.ip,
-      request_id: ctx.req.requestId,
-      other: JSON.stringify(other),
-    };
+      usage: u,
+      stream: ctx.stream,
+      extra,
+      startedAt: ctx.startedAt,
+      now: Date.now(),
+      content: ch ? '' : 'in progress',
+      clientType: clientType(ctx.req.userAgent),
+    });
   }
 }
 

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { LogType } from '../../../database/entities';
 import type { Price } from '../../billing/pricing';
 import type { LogDraft } from '../../billing/quota-ledger.service';
 import { OPENAI_COMPATIBLE_TYPES } from '../adapters';
@@ -18,6 +17,7 @@ import { errorBody, RelayError, sanitizeUpstreamText } from '../errors';
 import type { RelayContext } from '../relay-context';
 import type { UsageCounts } from '../types';
 import { emptyUsage } from '../types';
+import { consumeDraft, errorDraft } from '../lifecycle/log-draft';
 import { KEY_PROTOCOL_PREFIX, keyFromRequest } from '../../../common/api-key';
 
 export const REALTIME_PATH = '/v1/realtime';
@@ -177,52 +177,28 @@ export function realtimeDraft(args: {
 }): LogDraft {
   const { ctx, usage } = args;
   const p = ctx.price;
-  const u = usage.counts;
-  const other: Record<string, unknown> = {
-    ws: true,
-    admin_info: { use_channel: args.tried },
-    ...(args.upstreamModel !== ctx.model
-      ? { is_model_mapped: true, upstream_model_name: args.upstreamModel }
-      : {}),
-    ...(args.responseId ? { response_id: args.responseId } : {}),
-    group: ctx.group,
-    model_ratio: p.modelRatio,
-    model_price: p.modelPrice,
-    completion_ratio: p.completionRatio,
-    group_ratio: p.groupRatio,
-    user_group_ratio: p.userGroupRatio,
-    cache_tokens: u.cached_tokens,
-    cache_ratio: p.cacheRatio,
-    cache_creation_tokens: 0,
-    cache_creation_ratio: p.cacheCreationRatio,
-    ...(usage.audioInput || usage.audioOutput ? { audio: true } : {}),
-    audio_ratio: p.audioRatio,
-    audio_completion_ratio: p.audioCompletionRatio,
-    audio_input: usage.audioInput,
-    audio_output: usage.audioOutput,
-    text_input: usage.textInput,
-    text_output: usage.textOutput,
-  };
-  return {
-    user_id: ctx.user.id,
-    created_at: Math.floor(args.startedAt / 1000),
-    type: LogType.Consume,
-    content: '',
-    username: ctx.user.username,
-    token_name: ctx.tokenName,
-    token_id: ctx.token?.id ?? 0,
-    model_name: ctx.model,
+  return consumeDraft(ctx, {
+    channelId: args.channelId,
     quota: args.quota,
-    prompt_tokens: u.prompt_tokens,
-    completion_tokens: u.completion_tokens,
-    use_time: Math.max(0, Math.round((args.now - args.startedAt) / 1000)),
-    is_stream: true,
-    channel_id: args.channelId,
-    group: ctx.group,
-    ip: ctx.req.ip,
-    request_id: ctx.req.requestId,
-    other: JSON.stringify(other),
-  };
+    // The audio split goes in as measured (before cache), below, not as priced.
+    usage: { ...usage.counts, audio_prompt_tokens: undefined, audio_completion_tokens: undefined },
+    stream: true,
+    startedAt: args.startedAt,
+    now: args.now,
+    extra: {
+      ws: true,
+      admin_info: { use_channel: args.tried },
+      ...(args.upstreamModel !== ctx.model ? { is_model_mapped: true, upstream_model_name: args.upstreamModel } : {}),
+      ...(args.responseId ? { response_id: args.responseId } : {}),
+      ...(usage.audioInput || usage.audioOutput ? { audio: true } : {}),
+      audio_ratio: p.audioRatio,
+      audio_completion_ratio: p.audioCompletionRatio,
+      audio_input: usage.audioInput,
+      audio_output: usage.audioOutput,
+      text_input: usage.textInput,
+      text_output: usage.textOutput,
+    },
+  });
 }
 
 /** The error-log row (type 5) of a session whose upstream could not be opened. */
@@ -233,36 +209,16 @@ export function realtimeErrorDraft(args: {
   error: RelayError;
   now: number;
 }): LogDraft {
-  const { ctx, error } = args;
-  const p = ctx.price;
-  return {
-    user_id: ctx.user.id,
-    created_at: Math.floor(args.now / 1000),
-    type: LogType.Error,
-    content: error.messageIn('en').slice(0, 2000),
-    username: ctx.user.username,
-    token_name: ctx.tokenName,
-    token_id: ctx.token?.id ?? 0,
-    model_name: ctx.model,
-    quota: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    use_time: 0,
-    is_stream: true,
-    channel_id: args.channelId,
-    group: ctx.group,
-    ip: ctx.req.ip,
-    request_id: ctx.req.requestId,
-    other: JSON.stringify({
-      ws: true,
-      admin_info: { use_channel: args.tried },
-      status_code: error.status,
-      group: ctx.group,
-      model_ratio: p.modelRatio,
-      model_price: p.modelPrice,
-      group_ratio: p.groupRatio,
-    }),
-  };
+  return errorDraft(args.ctx, {
+    channelId: args.channelId,
+    usage: emptyUsage(),
+    stream: true,
+    startedAt: args.now,
+    now: args.now,
+    extra: { ws: true, admin_info: { use_channel: args.tried } },
+    status: args.error.status,
+    message: args.error.messageIn('en'),
+  });
 }
 
 /**
