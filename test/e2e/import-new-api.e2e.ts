@@ -1,0 +1,3 @@
+import { describeImport } from '../support/legacy/import-suite';
+
+describeImport('new-api');
