@@ -24,6 +24,7 @@ import { ApiClient, makeUser, ROOT, setupRoot, startApp, TestApp, uname } from '
 import { CHANNEL_OPS_ROUTES } from '../support/authz/channel-ops';
 import { LOGS_ROUTES } from '../support/authz/logs';
 import { OAUTH_ROUTES } from '../support/authz/oauth';
+import { SECURITY_ROUTES } from '../support/authz/security';
 import { TASKS_ROUTES } from '../support/authz/tasks';
 import { WALLET_ROUTES } from '../support/authz/wallet';
 import { type Actor, type Ctx, type Level, r, type Route } from '../support/authz/route';
@@ -133,6 +134,7 @@ export const ROUTES: Route[] = [
   ...CHANNEL_OPS_ROUTES,
   ...LOGS_ROUTES,
   ...OAUTH_ROUTES,
+  ...SECURITY_ROUTES,
   ...TASKS_ROUTES,
   ...WALLET_ROUTES,
 ];
@@ -249,6 +251,11 @@ describe('authorization matrix', () => {
         const res = route.body
           ? await client[route.method](url, route.body(ctx))
           : await client[route.method](url);
+        if (status === 200 && route.contentType) {
+          expect(res.status).toBe(200);
+          expect(res.headers['content-type']).toMatch(route.contentType);
+          return;
+        }
         expect({ status: res.status, message: res.body?.message }).toEqual({
           status,
           message: expect.any(String),

@@ -27,6 +27,8 @@ export interface Route {
   effect?: (t: TestApp) => Promise<void>;
   /** Ends the caller's session: run it on a spare session of the actor. */
   endsSession?: boolean;
+  /** An allowed call answers this instead of the JSON envelope (a download). */
+  contentType?: RegExp;
   label?: string;
 }
 

@@ -6,6 +6,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../app-error';
 import { Lang, MessageKey, pickLang, translate } from '../i18n/messages';
 
+/** Errors whose answer carries a flag in `data`, for clients that react to them (the console prompts). */
+const MARKED_ERRORS = new Map<MessageKey, string>([
+  ['setup_required', 'setup_required'],
+  ['step_up_required', 'step_up_required'],
+  ['two_factor_enrolment_required', 'two_factor_required'],
+]);
+
 /** Path prefixes that never fall back to the console's index.html. */
 export const API_PREFIXES = ['/api', '/v1', '/v1beta', '/pg', '/mj', '/suno'];
 
@@ -37,7 +44,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     };
 
     if (exception instanceof AppError) {
-      const data = exception.key === 'setup_required' ? { setup_required: true } : null;
+      const data = MARKED_ERRORS.has(exception.key) ? { [MARKED_ERRORS.get(exception.key)!]: true } : null;
       return send(exception.status, null, translate(exception.key, lang, exception.params), data);
     }
     if (exception instanceof ThrottlerException) return send(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited');

@@ -2,6 +2,7 @@ import { CHANNEL_OPS_MESSAGES } from './messages-channel-ops';
 import { LIMITS_MESSAGES } from './messages-limits';
 import { LOGS_MESSAGES } from './messages-logs';
 import { OAUTH_MESSAGES } from './messages-oauth';
+import { ACCOUNT_SECURITY_MESSAGES } from './messages-account-security';
 import { SECURITY_MESSAGES } from './messages-security';
 import { TASKS_MESSAGES } from './messages-tasks';
 import { WALLET_MESSAGES } from './messages-wallet';
@@ -301,6 +302,7 @@ export const MESSAGES = {
   ...LOGS_MESSAGES,
   ...OAUTH_MESSAGES,
   ...SECURITY_MESSAGES,
+  ...ACCOUNT_SECURITY_MESSAGES,
   ...TASKS_MESSAGES,
   ...WALLET_MESSAGES,
 } as const;

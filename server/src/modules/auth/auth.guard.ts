@@ -8,10 +8,12 @@ import { SetupService } from '../setup/setup.service';
 import { UserCacheService, UserSnapshot } from '../user/user-cache.service';
 import { ACCESS_LEVEL, AccessLevel, BEFORE_SETUP } from './access.decorator';
 import { SessionService } from './session.service';
+import { StepUpService } from './step-up.service';
 
 /**
  * The one guard of the management API: the first-run gate, then who the caller is (session cookie or
- * access token, each with the New-Api-User header), then whether the role suffices. Routes without an
+ * access token, each with the New-Api-User header), then whether the role suffices, then the account
+ * checks (second factor required of admins, fresh step-up for sensitive actions). Routes without an
  * access level are treated as needing a signed-in user.
  */
 @Injectable()
@@ -22,6 +24,7 @@ export class AuthGuard implements CanActivate {
     private readonly users: UserCacheService,
     private readonly crypto: CryptoService,
     private readonly setup: SetupService,
+    private readonly stepUp: StepUpService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -47,6 +50,7 @@ export class AuthGuard implements CanActivate {
       via,
       sessionId: sid,
     };
+    await this.stepUp.enforce(`${context.getClass().name}.${context.getHandler().name}`, req, level);
     return true;
   }
 

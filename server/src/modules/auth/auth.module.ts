@@ -10,7 +10,9 @@ import { UserModule } from '../user/user.module';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { SecondFactorGate } from './second-factor.service';
 import { SessionService } from './session.service';
+import { StepUpService } from './step-up.service';
 import { TurnstileService } from './turnstile.service';
 import { VerificationService } from './verification.service';
 
@@ -20,11 +22,13 @@ import { VerificationService } from './verification.service';
   providers: [
     AuthService,
     SessionService,
+    SecondFactorGate,
+    StepUpService,
     TurnstileService,
     VerificationService,
     AuthGuard,
     { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [AuthService, AuthGuard, SessionService, VerificationService, TurnstileService],
+  exports: [AuthService, AuthGuard, SessionService, SecondFactorGate, StepUpService, VerificationService, TurnstileService],
 })
 export class AuthModule {}

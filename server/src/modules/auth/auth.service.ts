@@ -14,6 +14,7 @@ import { formatQuota } from '../user/quota-format';
 import { UserCacheService } from '../user/user-cache.service';
 import { checkEmail, checkPassword, checkUsername } from '../user/user-rules';
 import { UserService } from '../user/user.service';
+import { SecondFactorGate, TwoFactorChallenge } from './second-factor.service';
 import { SessionService } from './session.service';
 import { TurnstileService } from './turnstile.service';
 import { VerificationService } from './verification.service';
@@ -55,6 +56,7 @@ export class AuthService {
     private readonly verification: VerificationService,
     private readonly mail: MailService,
     private readonly logs: LogService,
+    private readonly secondFactor: SecondFactorGate,
   ) {}
 
   async login(
@@ -62,7 +64,7 @@ export class AuthService {
     reply: FastifyReply,
     body: { username?: unknown; password?: unknown },
     turnstileToken: unknown,
-  ): Promise<LoginResult | WithMessage<LoginResult>> {
+  ): Promise<LoginResult | TwoFactorChallenge | WithMessage<LoginResult>> {
     if (!this.options.bool('PasswordLoginEnabled')) throw fail('password_login_disabled');
     const name = typeof body.username === 'string' ? body.username.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';
@@ -78,8 +80,8 @@ export class AuthService {
       : ((await repo.findOneBy({ username: name })) ?? (name.includes('@') ? await repo.findOneBy({ email: name.toLowerCase() }) : null));
     const ok = await this.users.verifyPassword(password, user?.password || DUMMY_HASH);
     if (!user || !ok || user.deleted_at || user.status !== UserStatus.Enabled) throw fail('login_failed');
-    this.sessions.issue(req, reply, user.id);
-    const result = loginResult(user);
+    const result = this.secondFactor.complete(req, reply, user, loginResult(user));
+    if ('require_2fa' in result) return result;
     if (user.role >= Role.Root && password === LEGACY_DEFAULT_PASSWORD) {
       return new WithMessage(result, translate('default_password_warning', req.lang ?? 'zh'));
     }

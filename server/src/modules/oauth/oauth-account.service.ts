@@ -7,7 +7,7 @@ import { CryptoService } from '../../common/crypto.service';
 import { isUniqueViolation } from '../../common/db-errors';
 import { User, UserStatus } from '../../database/entities';
 import { AuthService, LoginResult, loginResult } from '../auth/auth.service';
-import { SessionService } from '../auth/session.service';
+import { SecondFactorGate, TwoFactorChallenge } from '../auth/second-factor.service';
 import { OptionService } from '../option/option.service';
 import { UserCacheService } from '../user/user-cache.service';
 import { checkEmail, DISPLAY_NAME_MAX, USERNAME_MAX } from '../user/user-rules';
@@ -54,7 +54,7 @@ export class OAuthAccountService {
     private readonly auth: AuthService,
     private readonly users: UserService,
     private readonly userCache: UserCacheService,
-    private readonly sessions: SessionService,
+    private readonly secondFactor: SecondFactorGate,
     private readonly options: OptionService,
   ) {}
 
@@ -68,7 +68,7 @@ export class OAuthAccountService {
     kind: IdentityKind,
     identity: ProviderIdentity,
     opts: { aff?: string; mayRegister: boolean },
-  ): Promise<LoginResult> {
+  ): Promise<LoginResult | TwoFactorChallenge> {
     let user = await this.owner(kind, identity.id);
     if (!user) {
       if (!opts.mayRegister) throw fail('telegram_not_bound');
@@ -77,8 +77,7 @@ export class OAuthAccountService {
     }
     if (user.deleted_at) throw fail('oauth_user_deleted');
     if (user.status !== UserStatus.Enabled) throw fail('oauth_user_banned');
-    this.sessions.issue(req, reply, user.id);
-    return loginResult(user);
+    return this.secondFactor.complete(req, reply, user, loginResult(user));
   }
 
   /** Binds `identity` to user `userId`; refused when another account holds it. Binding again is a no-op. */

@@ -4,6 +4,7 @@ import { fail } from '../../common/app-error';
 import { WithMessage } from '../../common/http/envelope';
 import { nowSeconds } from '../../common/time';
 import type { LoginResult } from '../auth/auth.service';
+import type { TwoFactorChallenge } from '../auth/second-factor.service';
 import { OptionService } from '../option/option.service';
 import { UserSnapshot } from '../user/user-cache.service';
 import { OAuthAccountService } from './oauth-account.service';
@@ -123,7 +124,7 @@ export class OAuthService {
     reply: FastifyReply,
     provider: RedirectProvider,
     query: CallbackQuery,
-  ): Promise<LoginResult | WithMessage<null>> {
+  ): Promise<LoginResult | TwoFactorChallenge | WithMessage<null>> {
     this.ensureEnabled(provider);
     const me = await this.caller.optional(req);
     const record = await this.states.consume(req, query.state, provider, me ? me.id : null);
@@ -149,7 +150,7 @@ export class OAuthService {
     reply: FastifyReply,
     code: unknown,
     affRaw: unknown,
-  ): Promise<LoginResult> {
+  ): Promise<LoginResult | TwoFactorChallenge> {
     this.ensureEnabled('wechat');
     const identity = await this.wechat.identify(code);
     const aff = typeof affRaw === 'string' && AFF_FORMAT.test(affRaw.trim()) ? affRaw.trim() : '';
@@ -168,7 +169,7 @@ export class OAuthService {
     req: FastifyRequest,
     reply: FastifyReply,
     fields: Record<string, unknown>,
-  ): Promise<LoginResult> {
+  ): Promise<LoginResult | TwoFactorChallenge> {
     const login = await this.verifyTelegram(fields);
     return this.accounts.signIn(req, reply, 'telegram', login, { mayRegister: false });
   }
@@ -209,7 +210,7 @@ export class OAuthService {
     kind: IdentityKind,
     identity: Parameters<OAuthAccountService['bind']>[2],
     record: StateRecord,
-  ): Promise<LoginResult | WithMessage<null>> {
+  ): Promise<LoginResult | TwoFactorChallenge | WithMessage<null>> {
     if (me) {
       await this.accounts.bind(me.id, kind, identity);
       return new WithMessage(null, BIND_MESSAGE);

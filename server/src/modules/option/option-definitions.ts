@@ -220,6 +220,7 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('LinuxDOOAuthEnabled', false),
   bool('oidc.enabled', false),
   bool('TurnstileCheckEnabled', false),
+  bool('AdminTwoFactorRequired', false, ROOT), // admins must have TOTP or a passkey to use admin routes
   bool('EmailDomainRestrictionEnabled', false),
   bool('EmailAliasRestrictionEnabled', false),
   str(

@@ -1,0 +1,106 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import { nowSeconds } from '../../common/time';
+import { Role, User } from '../../database/entities';
+import { OPTION_INDEX } from '../option/option-definitions';
+import { OptionService } from '../option/option.service';
+import { SessionService } from './session.service';
+
+export const STEP_UP_COOKIE = 'step_up';
+/** How long a password or second-factor check covers sensitive actions. */
+export const STEP_UP_SECONDS = 600;
+
+type Raw = Record<string, unknown>;
+const body = (req: FastifyRequest): Raw =>
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Raw) : {};
+
+/**
+ * The sensitive actions, keyed by controller class and handler: they need a password or second-factor
+ * check (a sign-in counts) within the last STEP_UP_SECONDS. A function decides per request.
+ */
+export const STEP_UP_ROUTES: Record<string, true | ((req: FastifyRequest) => boolean)> = {
+  // the own account
+  'UserController.updateSelf': (req) => typeof body(req).password === 'string' && body(req).password !== '',
+  'UserController.deleteSelf': true,
+  'UserController.token': true,
+  'AuthController.bindEmail': true,
+  // second factors
+  'TwoFactorController.setupTotp': true,
+  'TwoFactorController.disableTotp': true,
+  'TwoFactorController.recoveryCodes': true,
+  'PasskeyController.registerOptions': true,
+  'PasskeyController.remove': true,
+  'TwoFactorAdminController.reset': true,
+  // operators
+  'ChannelController.revealKey': true,
+  'OptionController.update': (req) => OPTION_INDEX.get(String(body(req).key))?.rootOnly === true,
+};
+
+/**
+ * Step-up checks: whether the session's last password or second-factor check is recent. Each check
+ * (the sign-in itself, or `POST /api/user/step_up`) is recorded in a signed cookie bound to the session
+ * id, so it holds on every node and dies with the session. Access tokens are exempt: they are made under a step-up check and
+ * are the credential of unattended integrations.
+ */
+@Injectable()
+export class StepUpService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly sessions: SessionService,
+    private readonly options: OptionService,
+  ) {}
+
+  /**
+   * The account checks of an authenticated call (the AuthGuard's last step): with AdminTwoFactorRequired
+   * on, admin routes need the admin to have a second factor; sensitive actions need a fresh check.
+   */
+  async enforce(handlerKey: string, req: FastifyRequest, level: number): Promise<void> {
+    const auth = req.auth;
+    if (!auth) return;
+    if (level >= Role.Admin && this.options.bool('AdminTwoFactorRequired')) {
+      const row = await this.ds
+        .getRepository(User)
+        .findOne({ select: { id: true, two_factor: true }, where: { id: auth.id } });
+      if (!row?.two_factor) throw new AppError('two_factor_enrolment_required', {}, HttpStatus.FORBIDDEN);
+    }
+    if (this.required(handlerKey, req) && !this.isFresh(req))
+      throw new AppError('step_up_required', {}, HttpStatus.FORBIDDEN);
+  }
+
+  required(handlerKey: string, req: FastifyRequest): boolean {
+    const rule = STEP_UP_ROUTES[handlerKey];
+    return rule === true || (typeof rule === 'function' && rule(req));
+  }
+
+  /** Unix seconds until which the caller's session counts as freshly checked (0: not at all). */
+  freshUntil(req: FastifyRequest): number {
+    const session = this.sessions.read(req);
+    if (!session) return 0;
+    const raw = req.cookies?.[STEP_UP_COOKIE];
+    const unsigned = raw ? req.unsignCookie(raw) : null;
+    const m =
+      unsigned?.valid && unsigned.value ? /^([A-Za-z0-9]{24})\.(\d{1,12})$/.exec(unsigned.value) : null;
+    return m && m[1] === session.sid ? Number(m[2]) + STEP_UP_SECONDS : 0;
+  }
+
+  isFresh(req: FastifyRequest): boolean {
+    return req.auth?.via === 'token' || this.freshUntil(req) >= nowSeconds();
+  }
+
+  /** Records a successful check for the caller's session; answers until when it counts. */
+  mark(req: FastifyRequest, reply: FastifyReply, sid: string): number {
+    const now = nowSeconds();
+    reply.setCookie(STEP_UP_COOKIE, `${sid}.${now}`, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.protocol === 'https',
+      path: '/',
+      maxAge: STEP_UP_SECONDS,
+    });
+    return now + STEP_UP_SECONDS;
+  }
+}

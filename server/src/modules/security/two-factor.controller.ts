@@ -1,0 +1,144 @@
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import { IsOptional, IsString } from 'class-validator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fail } from '../../common/app-error';
+import type { AuthUser } from '../../common/http/request-context';
+import { AdminOnly, CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { loginResult } from '../auth/auth.service';
+import { SecondFactorGate } from '../auth/second-factor.service';
+import { StepUpService } from '../auth/step-up.service';
+import { UserService } from '../user/user.service';
+import { TwoFactorService } from './two-factor.service';
+
+export class CodeDto {
+  @ApiPropertyOptional({ description: 'a 6-digit authenticator code or a recovery code' })
+  @IsOptional()
+  @IsString()
+  code?: string;
+}
+
+export class StepUpDto extends CodeDto {
+  @ApiPropertyOptional({ description: 'the account password (accounts without a second factor)' })
+  @IsOptional()
+  @IsString()
+  password?: string;
+}
+
+/** Two-factor sign-in (TOTP, recovery codes) and step-up checks of the signed-in user. */
+@ApiTags('security')
+@Controller('api/user')
+export class TwoFactorController {
+  constructor(
+    private readonly twoFactor: TwoFactorService,
+    private readonly gate: SecondFactorGate,
+    private readonly stepUp: StepUpService,
+    private readonly users: UserService,
+  ) {}
+
+  @Post('login/2fa')
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @ApiOperation({
+    summary:
+      'Second step of a sign-in that answered {require_2fa: true}: a TOTP or recovery code; sets the session cookie',
+  })
+  async login(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: CodeDto,
+  ) {
+    const userId = this.gate.pendingUser(req);
+    const user = userId === null ? null : await this.users.findById(userId);
+    if (!user || user.deleted_at || user.status !== 1) throw fail('two_factor_pending_missing');
+    if (!(await this.twoFactor.verifyCode(user.id, body?.code))) throw fail('two_factor_code_invalid');
+    this.gate.finish(req, reply, user.id);
+    return loginResult(user);
+  }
+
+  @Get('2fa')
+  @UserOnly()
+  @ApiOperation({
+    summary:
+      'Second factors of the signed-in user → {enabled, totp_enabled, recovery_codes_left, passkeys, required_for_admins}',
+  })
+  status(@CurrentUser() me: AuthUser) {
+    return this.twoFactor.status(me.id);
+  }
+
+  @Post('2fa/totp/setup')
+  @UserOnly()
+  @ApiOperation({
+    summary: 'Starts authenticator enrolment (step-up) → {secret, uri, qr_code}; shown this once',
+  })
+  setupTotp(@CurrentUser() me: AuthUser) {
+    return this.twoFactor.setup(me);
+  }
+
+  @Post('2fa/totp/enable')
+  @UserOnly()
+  @UseGuards(ThrottlerGuard)
+  @ApiOperation({ summary: 'Completes enrolment with a first code → {recovery_codes} (shown this once)' })
+  async enableTotp(@CurrentUser() me: AuthUser, @Body() body: CodeDto) {
+    return { recovery_codes: await this.twoFactor.enable(me.id, body?.code) };
+  }
+
+  @Post('2fa/totp/disable')
+  @UserOnly()
+  @ApiOperation({ summary: 'Removes the authenticator and its recovery codes (step-up)' })
+  async disableTotp(@CurrentUser() me: AuthUser) {
+    await this.twoFactor.disable(me.id);
+  }
+
+  @Post('2fa/recovery_codes')
+  @UserOnly()
+  @ApiOperation({ summary: 'Replaces the recovery codes (step-up) → {recovery_codes}' })
+  async recoveryCodes(@CurrentUser() me: AuthUser) {
+    return { recovery_codes: await this.twoFactor.regenerateRecoveryCodes(me.id) };
+  }
+
+  @Post('step_up')
+  @UserOnly()
+  @UseGuards(ThrottlerGuard)
+  @ApiOperation({
+    summary:
+      'Confirms the signed-in user again for sensitive actions: a second-factor code when the account has one, else the password → {expires_at}',
+  })
+  async confirm(
+    @CurrentUser() me: AuthUser,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: StepUpDto,
+  ) {
+    if (me.via !== 'session' || !me.sessionId) return { expires_at: 0 };
+    const user = await this.users.mustFind(me.id);
+    if (user.two_factor) {
+      if (!body?.code) throw fail('step_up_factor_required');
+      if (!(await this.twoFactor.verifyCode(user.id, body.code))) throw fail('two_factor_code_invalid');
+    } else {
+      if (!user.password) throw fail('step_up_unavailable');
+      if (!(await this.users.verifyPassword(body?.password ?? '', user.password)))
+        throw fail('original_password_wrong');
+    }
+    return { expires_at: this.stepUp.mark(req, reply, me.sessionId) };
+  }
+}
+
+/** Admins remove a user's second factors (a lost phone); recorded in the audit trail. */
+@ApiTags('security')
+@Controller('api/user')
+export class TwoFactorAdminController {
+  constructor(
+    private readonly twoFactor: TwoFactorService,
+    private readonly users: UserService,
+  ) {}
+
+  @Post(':id/2fa/reset')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Removes every second factor of a user of a lower role (step-up)' })
+  async reset(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    await this.users.getForAdmin(me, id); // the role rule: not a peer, not a higher role
+    await this.twoFactor.reset(id);
+  }
+}

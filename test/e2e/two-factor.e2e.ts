@@ -1,0 +1,227 @@
+/**
+ * Two-factor sign-in with a software authenticator (TOTP codes computed here with otplib): enrolment
+ * with a QR code, sign-in in two steps, codes accepted once, recovery codes, an admin's reset under the
+ * role rules, root requiring a second factor of admins, and step-up checks before sensitive actions.
+ */
+import { generate } from 'otplib';
+import { UserTotp } from '../../server/src/database/entities';
+import { ApiClient, makeUser, putOption, ROOT, setupRoot, startApp, TestApp } from '../support/test-app';
+
+describe('two-factor sign-in and step-up checks', () => {
+  let t: TestApp;
+  let root: ApiClient;
+  let offset = 0;
+  const realNow = Date.now.bind(Date);
+
+  /** Moves the clock of this process (the server runs in it) forward. */
+  const advance = (seconds: number) => {
+    offset += seconds * 1000;
+  };
+  /** The authenticator's code for the current time of the server. */
+  const code = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+
+  beforeAll(async () => {
+    jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+    t = await startApp();
+    root = await setupRoot(t);
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await t?.close();
+  });
+
+  /** Enrols a TOTP for a signed-in client; returns the secret and the recovery codes. */
+  async function enrol(client: ApiClient): Promise<{ secret: string; recovery: string[] }> {
+    const setup = await client.post('/api/user/2fa/totp/setup').expect(200);
+    expect(setup.body.success).toBe(true);
+    const secret = setup.body.data.secret as string;
+    const enabled = await client.post('/api/user/2fa/totp/enable', { code: await code(secret) }).expect(200);
+    expect(enabled.body.success).toBe(true);
+    advance(30); // the next code belongs to a later step
+    return { secret, recovery: enabled.body.data.recovery_codes as string[] };
+  }
+
+  async function passwordStep(username: string, password: string): Promise<ApiClient> {
+    const c = new ApiClient(t.url);
+    const res = await c.post('/api/user/login', { username, password }).expect(200);
+    expect(res.body).toMatchObject({ success: true, data: { require_2fa: true } });
+    expect(res.body.data.id).toBeUndefined();
+    expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/(^|,)\s*session=/);
+    return c;
+  }
+
+  it('enrols an authenticator with a QR code, and never shows the secret again', async () => {
+    const user = await makeUser(t, root);
+    const setup = await user.post('/api/user/2fa/totp/setup').expect(200);
+    expect(setup.body.data.qr_code).toMatch(/^data:image\/png;base64,/);
+    expect(setup.body.data.uri).toMatch(
+      new RegExp(`^otpauth://totp/.*${user.username}.*secret=${setup.body.data.secret}`),
+    );
+    const secret = setup.body.data.secret as string;
+
+    const wrong = await user.post('/api/user/2fa/totp/enable', { code: '000000' });
+    expect(wrong.body).toMatchObject({ success: false, message: '两步验证码错误或已使用' });
+    const ok = await user.post('/api/user/2fa/totp/enable', { code: await code(secret) });
+    expect(ok.body.success).toBe(true);
+    expect(ok.body.data.recovery_codes).toHaveLength(10);
+
+    const status = await user.get('/api/user/2fa').expect(200);
+    expect(status.body.data).toMatchObject({ enabled: true, totp_enabled: true, recovery_codes_left: 10 });
+    for (const path of ['/api/user/2fa', '/api/user/self']) {
+      expect(JSON.stringify((await user.get(path)).body)).not.toContain(secret);
+    }
+    const row = await t.ds.getRepository(UserTotp).findOneByOrFail({ user_id: user.userId! });
+    expect(row.secret_enc).not.toContain(secret);
+    // a second enrolment is refused while one is on
+    expect((await user.post('/api/user/2fa/totp/setup')).body.success).toBe(false);
+    advance(30);
+  });
+
+  it('signs in in two steps; a code is accepted once', async () => {
+    const user = await makeUser(t, root);
+    const { secret } = await enrol(user);
+
+    const first = await passwordStep(user.username, user.password);
+    first.userId = user.userId;
+    expect((await first.get('/api/user/self')).status).toBe(401);
+    const wrong = await first.post('/api/user/login/2fa', { code: '123456' });
+    expect(wrong.body.success).toBe(false);
+    const current = await code(secret);
+    const ok = await first.post('/api/user/login/2fa', { code: current });
+    expect(ok.body).toMatchObject({ success: true, data: { id: user.userId, username: user.username } });
+    expect((await first.get('/api/user/self')).body.success).toBe(true);
+
+    const second = await passwordStep(user.username, user.password);
+    const replay = await second.post('/api/user/login/2fa', { code: current });
+    expect(replay.body).toMatchObject({ success: false, message: '两步验证码错误或已使用' });
+
+    // no waiting sign-in: the code alone is worth nothing
+    const bare = await new ApiClient(t.url).post('/api/user/login/2fa', { code: await code(secret) });
+    expect(bare.body).toMatchObject({ success: false, message: '登录已过期，请重新输入用户名和密码' });
+    // a waiting sign-in expires after five minutes
+    const late = await passwordStep(user.username, user.password);
+    advance(301);
+    expect((await late.post('/api/user/login/2fa', { code: await code(secret) })).body.success).toBe(false);
+  });
+
+  it('accepts each recovery code once', async () => {
+    const user = await makeUser(t, root);
+    const { recovery } = await enrol(user);
+    const c = await passwordStep(user.username, user.password);
+    expect((await c.post('/api/user/login/2fa', { code: recovery[0].toUpperCase() })).body.success).toBe(
+      true,
+    );
+    const again = await passwordStep(user.username, user.password);
+    expect((await again.post('/api/user/login/2fa', { code: recovery[0] })).body.success).toBe(false);
+    expect((await again.post('/api/user/login/2fa', { code: recovery[1] })).body.success).toBe(true);
+    again.userId = user.userId;
+    expect((await again.get('/api/user/2fa')).body.data.recovery_codes_left).toBe(8);
+  });
+
+  it('lets an admin reset the second factor of a lower role only', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const peer = await makeUser(t, root, { role: 'admin' });
+    const user = await makeUser(t, root);
+    await enrol(user);
+    expect((await admin.post(`/api/user/${peer.userId}/2fa/reset`)).status).toBe(403);
+    expect((await admin.post(`/api/user/${root.userId}/2fa/reset`)).status).toBe(403);
+    expect((await user.post(`/api/user/${user.userId}/2fa/reset`)).status).toBe(403);
+    const reset = await admin.post(`/api/user/${user.userId}/2fa/reset`);
+    expect(reset.body.success).toBe(true);
+    // signs in with the password alone again
+    await new ApiClient(t.url).login(user.username, user.password);
+    const audit = await root.get(`/api/audit/?action=user.2fa_reset&target_id=${user.userId}`);
+    expect(audit.body.data.items).toHaveLength(1);
+    expect(audit.body.data.items[0].actor_name).toBe(admin.username);
+  });
+
+  it('asks for a fresh check before sensitive actions, in the caller’s language', async () => {
+    const user = await makeUser(t, root);
+    expect((await user.get('/api/user/token')).body.success).toBe(true); // the sign-in is fresh
+    advance(601);
+    const stale = await user.get('/api/user/token');
+    expect(stale.status).toBe(403);
+    expect(stale.body).toEqual({
+      success: false,
+      message: '此操作需要重新验证身份，请输入密码或两步验证码',
+      data: { step_up_required: true },
+    });
+    const en = await user.get('/api/user/token').set('Accept-Language', 'en');
+    expect(en.body.message).toBe('Confirm it is you to do this: enter your password or a two-factor code');
+    // the other sensitive actions of the own account
+    expect(
+      (await user.put('/api/user/self', { password: 'another-pass-1', original_password: user.password }))
+        .status,
+    ).toBe(403);
+    expect((await user.delete('/api/user/self', { username: user.username })).status).toBe(403);
+    expect((await user.post('/api/user/2fa/totp/setup')).status).toBe(403);
+    // ordinary changes are not sensitive
+    expect((await user.put('/api/user/self', { display_name: 'Still Fine' })).body.success).toBe(true);
+
+    const wrong = await user.post('/api/user/step_up', { password: 'not-the-password' });
+    expect(wrong.body.success).toBe(false);
+    const ok = await user.post('/api/user/step_up', { password: user.password });
+    expect(ok.body.success).toBe(true);
+    expect(ok.body.data.expires_at).toBeGreaterThan(Date.now() / 1000 + 500);
+    expect((await user.get('/api/user/token')).body.success).toBe(true);
+
+    // the check belongs to that session: another session of the same user is not covered
+    const other = await new ApiClient(t.url).login(user.username, user.password);
+    advance(601);
+    expect((await other.get('/api/user/token')).status).toBe(403);
+  });
+
+  it('takes a second-factor code, not the password, as the fresh check of a 2FA account', async () => {
+    const user = await makeUser(t, root);
+    const { secret } = await enrol(user);
+    advance(601);
+    expect((await user.post('/api/user/2fa/totp/disable')).status).toBe(403);
+    const byPassword = await user.post('/api/user/step_up', { password: user.password });
+    expect(byPassword.body).toMatchObject({
+      success: false,
+      message: '已启用两步验证，请使用两步验证码或通行密钥验证',
+    });
+    expect((await user.post('/api/user/step_up', { code: await code(secret) })).body.success).toBe(true);
+    expect((await user.post('/api/user/2fa/totp/disable')).body.success).toBe(true);
+    expect((await user.get('/api/user/2fa')).body.data.enabled).toBe(false);
+    await new ApiClient(t.url).login(user.username, user.password); // one step again
+  });
+
+  it('guards root-only options with a fresh check, and not ordinary ones', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const stale = await new ApiClient(t.url).login(ROOT.username, ROOT.password);
+    advance(601);
+    expect((await stale.put('/api/option/', { key: 'SMTPServer', value: 'smtp.example.com' })).status).toBe(
+      403,
+    );
+    expect((await admin.put('/api/option/', { key: 'SystemName', value: 'Gate' })).body.success).toBe(true);
+    expect((await stale.post('/api/user/step_up', { password: ROOT.password })).body.success).toBe(true);
+    expect(
+      (await stale.put('/api/option/', { key: 'SMTPServer', value: 'smtp.example.com' })).body.success,
+    ).toBe(true);
+    // an access token (made under a fresh check) is the credential of integrations: not asked again
+    const token = (await stale.get('/api/user/token')).body.data as string;
+    advance(601);
+    const integration = new ApiClient(t.url);
+    integration.token = token;
+    integration.userId = root.userId;
+    expect(
+      (await integration.put('/api/option/', { key: 'SMTPServer', value: 'smtp2.example.com' })).body.success,
+    ).toBe(true);
+  });
+
+  it('lets root require a second factor of admins', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const fresh = await new ApiClient(t.url).login(ROOT.username, ROOT.password);
+    await enrol(fresh); // root keeps access itself
+    await putOption(fresh, 'AdminTwoFactorRequired', true);
+    const refused = await admin.get('/api/user/');
+    expect(refused.status).toBe(403);
+    expect(refused.body.data).toEqual({ two_factor_required: true });
+    expect(refused.body.message).toBe('管理员须先启用两步验证（个人设置 → 账号安全）');
+    expect((await admin.get('/api/user/self')).body.success).toBe(true); // own pages stay open to enrol
+    expect((await admin.get('/api/user/2fa')).body.data.required_for_admins).toBe(true);
+    await enrol(admin);
+    expect((await admin.get('/api/user/')).body.success).toBe(true);
+  });
+});
