@@ -440,6 +440,37 @@ describe('console account screens against the real server (built host-app in Chr
     expect(pageErrors).toEqual([]);
   }, 60_000);
 
+  it('shows the notice once per tab, never over the sign-in form, and again when its text changes', async () => {
+    const { app: server, page: p, root: admin } = ready();
+    await putOption(admin, 'Notice', '明早 **08:00** 升级');
+    await p.evaluate("window.localStorage.removeItem('notice_close_date')");
+    await p.goto(`${server.url}/login`);
+    await p.getByRole('button', { name: '登录', exact: true }).waitFor();
+    await p.waitForTimeout(500);
+    expect(await p.getByRole('dialog', { name: '系统公告' }).count()).toBe(0);
+
+    await p.goto(`${server.url}/personal`);
+    const dialog = p.getByRole('dialog', { name: '系统公告' });
+    await dialog.getByText('升级').waitFor();
+    await dialog.getByRole('button', { name: '关闭', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await p.reload();
+    await p.getByRole('heading', { name: '个人设置' }).waitFor();
+    await p.goto(`${server.url}/token`);
+    await p.waitForTimeout(500);
+    expect(await p.getByRole('dialog', { name: '系统公告' }).count()).toBe(0);
+
+    await putOption(admin, 'Notice', '明早 **09:00** 升级');
+    await p.reload();
+    await p.getByRole('dialog', { name: '系统公告' }).getByText('09:00').waitFor();
+    await p
+      .getByRole('dialog', { name: '系统公告' })
+      .getByRole('button', { name: '关闭', exact: true })
+      .click();
+    await putOption(admin, 'Notice', '');
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
   it('signs in through the human check when Turnstile is on', async () => {
     const { app: server, root: admin, browser: harness } = ready();
     const check = turnstile!;

@@ -5,5 +5,6 @@ afterEach(() => {
   cleanup();
   if (typeof window !== 'undefined') {
     window.localStorage.clear();
+    window.sessionStorage.clear();
   }
 });

@@ -66,6 +66,31 @@ describe('NoticeDialog', () => {
     expect(await screen.findByRole('dialog', { name: 'Notice' })).toBeTruthy();
   });
 
+  it('shows a notice once per tab, again when its text changes, and never over the sign-in form', async () => {
+    let notice = 'Maintenance tonight';
+    installFakeServer({ 'GET /api/notice': () => envelope(notice) });
+    const user = userEvent.setup();
+    const login = renderInConsole(<NoticeDialog />, { path: '/login' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    login.unmount();
+
+    const first = renderInConsole(<NoticeDialog />, { path: '/token' });
+    expect(await screen.findByRole('dialog', { name: 'Notice' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /^Close$/ }));
+    first.unmount();
+
+    // A reload or another page in the same tab: not again.
+    const reload = renderInConsole(<NoticeDialog />, { path: '/log' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    reload.unmount();
+
+    notice = 'New maintenance window';
+    renderInConsole(<NoticeDialog />, { path: '/log' });
+    expect(await screen.findByRole('dialog', { name: 'Notice' })).toBeTruthy();
+  });
+
   it('stays closed when the notice is empty', async () => {
     installFakeServer({ 'GET /api/notice': () => envelope('   ') });
     renderInConsole(<NoticeDialog />);
