@@ -141,6 +141,7 @@ export function renderReconciliation(rows: ReconRow[], dryRun: boolean): string 
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join(' | ');
+      .join(' | ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('-+-'), ...body.map(line)].join('\n');
 }
