@@ -12,6 +12,7 @@ import { DrawingLogController, TaskLogController } from './task-log.controller';
 import { TaskLogService } from './task-log.service';
 import { TaskPoller } from './task-poller.service';
 import { TaskRoutes } from './task-routes';
+import { TaskSubmitter } from './task-submit';
 import { TaskUpstream } from './task-upstream';
 
 /**
@@ -23,6 +24,7 @@ import { TaskUpstream } from './task-upstream';
   controllers: [DrawingLogController, TaskLogController],
   providers: [
     TaskUpstream,
+    TaskSubmitter,
     TaskBillingService,
     MjTaskStore,
     SunoTaskStore,

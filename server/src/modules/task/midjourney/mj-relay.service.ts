@@ -6,10 +6,11 @@ import type { AppConfig } from '../../../config/app-config';
 import { Midjourney } from '../../../database/entities';
 import { SafeHttpClient } from '../../../common/safe-http';
 import { OptionService } from '../../option/option.service';
-import { TaskBillingService, TaskRef } from '../task-billing.service';
-import { httpUrl, notifySignature, originChannel, pickChannel, signatureValid } from '../task-common';
+import { TaskBillingService } from '../task-billing.service';
+import { httpUrl, notifySignature, originChannel, signatureValid } from '../task-common';
 import { cleanText, parseJson, writeMeta } from '../task-meta';
 import { TaskUpstream } from '../task-upstream';
+import { TaskSubmitter } from '../task-submit';
 import { MjTaskStore } from './mj-tasks.service';
 import {
   clearModes,
@@ -62,6 +63,7 @@ export class MidjourneyRelay implements OnModuleDestroy {
     private readonly options: OptionService,
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
+    private readonly submitter: TaskSubmitter,
     private readonly health: ChannelHealthService,
     private readonly store: MjTaskStore,
   ) {
@@ -132,47 +134,24 @@ export class MidjourneyRelay implements OnModuleDestroy {
       fixed = originChannel(this.cache, origin.channel_id, MJ_CHANNEL_TYPES);
       prompt ||= origin.prompt ?? '';
     }
-    let channel = fixed ?? pickChannel(this.cache, ctx, MJ_CHANNEL_TYPES, 0, new Set());
     const modeClear = this.options.bool('MjModeClearEnabled');
     const accountFilter = this.options.bool('MjAccountFilterEnabled');
     if (modeClear && prompt) prompt = clearModes(prompt);
 
-    const charge = await this.billing.reserve(ctx, quota, {
-      userId: ctx.user.id,
-      channelId: channel.id,
-      platform: 'midjourney',
-      action: plan.action,
-    });
-    const ref = (taskId: string): TaskRef => ({
-      userId: ctx.user.id,
-      channelId: channel.id,
-      platform: 'midjourney',
-      action: plan.action,
-      taskId,
-    });
-
     // The call; another channel is tried (up to RetryTimes) when the upstream itself failed.
-    const sent = await this.upstream.submit({
+    const { channel, charge, ref, answer, parsed } = await this.submitter.submit({
       ctx,
+      quota,
+      platform: 'midjourney',
+      action: plan.action,
       types: MJ_CHANNEL_TYPES,
-      first: channel,
-      fixed: !!fixed,
+      fixed,
       path: `/mj/submit/${route}`,
       body: (ch) => upstreamBody(json, { accountFilter, modeClear, notifyHook: this.notifyHookOf(ch) }),
       auth: mjAuth,
       timeoutMs: SUBMIT_TIMEOUT_MS,
+      parse: parseSubmitAnswer,
     });
-    channel = sent.channel;
-    const answer = sent.answer;
-    if (!answer) {
-      this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
-      throw sent.error;
-    }
-    const parsed = parseSubmitAnswer(answer.text);
-    if (!parsed) {
-      this.billing.refund(ref(''), charge, 'the upstream answer is not a submit result');
-      throw new RelayError(502, 'task_upstream_invalid', {}, '', 'upstream_error');
-    }
 
     const now = Date.now();
     const upload = plan.action === 'UPLOAD';

@@ -3,10 +3,10 @@ import { RelayAdmission, RelayCacheService, RelayError, sanitizeUpstreamText } f
 import type { ChannelSnapshot, InboundRequest } from '../../relay';
 import { nowSeconds } from '../../../common/time';
 import { OptionService } from '../../option/option.service';
-import { TaskBillingService, TaskRef } from '../task-billing.service';
-import { originChannel, pickChannel } from '../task-common';
+import { TaskBillingService } from '../task-billing.service';
+import { originChannel } from '../task-common';
 import { cleanText, writeMeta } from '../task-meta';
-import { TaskUpstream } from '../task-upstream';
+import { TaskSubmitter } from '../task-submit';
 import { SunoTaskStore } from './suno-tasks.service';
 import {
   Json,
@@ -44,7 +44,7 @@ export class SunoRelay {
     private readonly cache: RelayCacheService,
     private readonly options: OptionService,
     private readonly billing: TaskBillingService,
-    private readonly upstream: TaskUpstream,
+    private readonly submitter: TaskSubmitter,
     private readonly store: SunoTaskStore,
   ) {}
 
@@ -73,42 +73,19 @@ export class SunoRelay {
       if (!origin) throw new RelayError(404, 'task_not_found', {}, '', 'task_not_exist');
       fixed = originChannel(this.cache, origin.channel_id, SUNO_CHANNEL_TYPES);
     }
-    let channel = fixed ?? pickChannel(this.cache, ctx, SUNO_CHANNEL_TYPES, 0, new Set());
-    const charge = await this.billing.reserve(ctx, quota, {
-      userId: ctx.user.id,
-      channelId: channel.id,
-      platform: 'suno',
-      action: plan.action,
-    });
-    const ref = (taskId: string): TaskRef => ({
-      userId: ctx.user.id,
-      channelId: channel.id,
-      platform: 'suno',
-      action: plan.action,
-      taskId,
-    });
-
-    const sent = await this.upstream.submit({
+    const { channel, charge, ref, answer, parsed } = await this.submitter.submit({
       ctx,
+      quota,
+      platform: 'suno',
+      action: plan.action,
       types: SUNO_CHANNEL_TYPES,
-      first: channel,
-      fixed: !!fixed,
+      fixed,
       path: `/suno/submit/${route}`,
       body: () => plan.body,
       auth: sunoAuth,
       timeoutMs: SUBMIT_TIMEOUT_MS,
+      parse: parseSunoAnswer,
     });
-    channel = sent.channel;
-    const answer = sent.answer;
-    if (!answer) {
-      this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
-      throw sent.error;
-    }
-    const parsed = parseSunoAnswer(answer.text);
-    if (!parsed) {
-      this.billing.refund(ref(''), charge, 'the upstream answer is not a submit result');
-      throw new RelayError(502, 'task_upstream_invalid', {}, '', 'upstream_error');
-    }
     const taskId = typeof parsed.data === 'string' ? cleanText(parsed.data.trim(), 191) : '';
     if (parsed.code !== 'success' || !taskId) {
       const reason = sanitizeUpstreamText(

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { RelayCacheService, RelayError } from '../relay';
+import type { ChannelSnapshot, RelayContext } from '../relay';
+import { TaskBillingService, TaskCharge, TaskRef } from './task-billing.service';
+import { pickChannel } from './task-common';
+import { TaskUpstream, UpstreamAnswer } from './task-upstream';
+
+export interface TaskSubmission<P> {
+  /** The channel that accepted the task. */
+  channel: ChannelSnapshot;
+  /** The held charge (refunded by the caller if the task is refused afterwards). */
+  charge: TaskCharge;
+  ref: (taskId: string) => TaskRef;
+  /** The upstream's answer, and what `parse` made of it. */
+  answer: UpstreamAnswer;
+  parsed: P;
+}
+
+/**
+ * A task submission, the same for every platform: the channel (the origin task's, else the choice of
+ * the caller's group), the price held, the call with failover, and a full refund when no upstream
+ * accepted it or its answer is not a submit result.
+ */
+@Injectable()
+export class TaskSubmitter {
+  constructor(
+    private readonly cache: RelayCacheService,
+    private readonly billing: TaskBillingService,
+    private readonly upstream: TaskUpstream,
+  ) {}
+
+  async submit<P>(args: {
+    ctx: RelayContext;
+    quota: number;
+    platform: TaskRef['platform'];
+    action: string;
+    types: number[];
+    /** The channel of the task acted upon (follow-ups go to the upstream that knows it). */
+    fixed: ChannelSnapshot | null;
+    path: string;
+    body: (ch: ChannelSnapshot) => unknown;
+    auth: (key: string) => Record<string, string>;
+    timeoutMs: number;
+    parse: (text: string) => P | null;
+  }): Promise<TaskSubmission<P>> {
+    const { ctx } = args;
+    let channel = args.fixed ?? pickChannel(this.cache, ctx, args.types, 0, new Set());
+    const base = { userId: ctx.user.id, platform: args.platform, action: args.action };
+    const charge = await this.billing.reserve(ctx, args.quota, { ...base, channelId: channel.id });
+    const ref = (taskId: string): TaskRef => ({ ...base, channelId: channel.id, taskId });
+    const sent = await this.upstream.submit({
+      ctx,
+      types: args.types,
+      first: channel,
+      fixed: !!args.fixed,
+      path: args.path,
+      body: args.body,
+      auth: args.auth,
+      timeoutMs: args.timeoutMs,
+    });
+    channel = sent.channel;
+    if (!sent.answer) {
+      this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
+      throw sent.error;
+    }
+    const answer = sent.answer;
+    const parsed = args.parse(answer.text);
+    if (!parsed) {
+      this.billing.refund(ref(''), charge, 'the upstream answer is not a submit result');
+      throw new RelayError(502, 'task_upstream_invalid', {}, '', 'upstream_error');
+    }
+    return { channel, charge, ref, answer, parsed };
+  }
+}
