@@ -9,7 +9,6 @@ import { OptionService } from '../../option/option.service';
 import { TaskBillingService } from '../task-billing.service';
 import { httpUrl, notifySignature, originChannel, signatureValid } from '../task-common';
 import { cleanText, parseJson, writeMeta } from '../task-meta';
-import { TaskUpstream } from '../task-upstream';
 import { TaskSubmitter } from '../task-submit';
 import { MjTaskStore } from './mj-tasks.service';
 import {
@@ -62,7 +61,6 @@ export class MidjourneyRelay implements OnModuleDestroy {
     private readonly cache: RelayCacheService,
     private readonly options: OptionService,
     private readonly billing: TaskBillingService,
-    private readonly upstream: TaskUpstream,
     private readonly submitter: TaskSubmitter,
     private readonly health: ChannelHealthService,
     private readonly store: MjTaskStore,
