@@ -158,17 +158,23 @@ describe('two-factor sign-in and step-up checks', () => {
     // ordinary changes are not sensitive
     expect((await user.put('/api/user/self', { display_name: 'Still Fine' })).body.success).toBe(true);
 
+    const other = await new ApiClient(t.url).login(user.username, user.password); // another browser
+    advance(601);
     const wrong = await user.post('/api/user/step_up', { password: 'not-the-password' });
     expect(wrong.body.success).toBe(false);
     const ok = await user.post('/api/user/step_up', { password: user.password });
     expect(ok.body.success).toBe(true);
     expect(ok.body.data.expires_at).toBeGreaterThan(Date.now() / 1000 + 500);
     expect((await user.get('/api/user/token')).body.success).toBe(true);
-
-    // the check belongs to that session: another session of the same user is not covered
-    const other = await new ApiClient(t.url).login(user.username, user.password);
-    advance(601);
+    // the check holds in the browser that made it, not in the user's other browsers
     expect((await other.get('/api/user/token')).status).toBe(403);
+    // a password change (itself checked by the original password) keeps the browser confirmed
+    const changed = await user.put('/api/user/self', {
+      password: 'changed-pass-1',
+      original_password: user.password,
+    });
+    expect(changed.body.success).toBe(true);
+    expect((await user.get('/api/user/token')).body.success).toBe(true);
   });
 
   it('takes a second-factor code, not the password, as the fresh check of a 2FA account', async () => {

@@ -63,7 +63,7 @@ export class SecondFactorGate {
 
   /** A new session; its sign-in counts as a fresh check for sensitive actions. */
   private open(req: FastifyRequest, reply: FastifyReply, userId: number): void {
-    const { sid } = this.sessions.issue(req, reply, userId);
-    this.stepUp.mark(req, reply, sid);
+    this.sessions.issue(req, reply, userId);
+    this.stepUp.mark(req, reply, userId);
   }
 }

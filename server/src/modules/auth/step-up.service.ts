@@ -7,7 +7,6 @@ import { nowSeconds } from '../../common/time';
 import { Role, User } from '../../database/entities';
 import { OPTION_INDEX } from '../option/option-definitions';
 import { OptionService } from '../option/option.service';
-import { SessionService } from './session.service';
 
 export const STEP_UP_COOKIE = 'step_up';
 /** How long a password or second-factor check covers sensitive actions. */
@@ -41,15 +40,15 @@ export const STEP_UP_ROUTES: Record<string, true | ((req: FastifyRequest) => boo
 
 /**
  * Step-up checks: whether the session's last password or second-factor check is recent. Each check
- * (the sign-in itself, or `POST /api/user/step_up`) is recorded in a signed cookie bound to the session
- * id, so it holds on every node and dies with the session. Access tokens are exempt: they are made under a step-up check and
+ * (the sign-in itself, or `POST /api/user/step_up`) is recorded in a signed cookie naming the user, so
+ * it holds on every node and survives the fresh session a password change gives the browser; it is
+ * worth nothing without a valid session of that user. Access tokens are exempt: they are made under a step-up check and
  * are the credential of unattended integrations.
  */
 @Injectable()
 export class StepUpService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly sessions: SessionService,
     private readonly options: OptionService,
   ) {}
 
@@ -75,25 +74,23 @@ export class StepUpService {
     return rule === true || (typeof rule === 'function' && rule(req));
   }
 
-  /** Unix seconds until which the caller's session counts as freshly checked (0: not at all). */
+  /** Unix seconds until which the caller counts as freshly checked (0: not at all). */
   freshUntil(req: FastifyRequest): number {
-    const session = this.sessions.read(req);
-    if (!session) return 0;
+    const uid = req.auth?.id;
     const raw = req.cookies?.[STEP_UP_COOKIE];
     const unsigned = raw ? req.unsignCookie(raw) : null;
-    const m =
-      unsigned?.valid && unsigned.value ? /^([A-Za-z0-9]{24})\.(\d{1,12})$/.exec(unsigned.value) : null;
-    return m && m[1] === session.sid ? Number(m[2]) + STEP_UP_SECONDS : 0;
+    const m = unsigned?.valid && unsigned.value ? /^(\d{1,10})\.(\d{1,12})$/.exec(unsigned.value) : null;
+    return m && uid !== undefined && Number(m[1]) === uid ? Number(m[2]) + STEP_UP_SECONDS : 0;
   }
 
   isFresh(req: FastifyRequest): boolean {
     return req.auth?.via === 'token' || this.freshUntil(req) >= nowSeconds();
   }
 
-  /** Records a successful check for the caller's session; answers until when it counts. */
-  mark(req: FastifyRequest, reply: FastifyReply, sid: string): number {
+  /** Records a successful check of `uid` in this browser; answers until when it counts. */
+  mark(req: FastifyRequest, reply: FastifyReply, uid: number): number {
     const now = nowSeconds();
-    reply.setCookie(STEP_UP_COOKIE, `${sid}.${now}`, {
+    reply.setCookie(STEP_UP_COOKIE, `${uid}.${now}`, {
       signed: true,
       httpOnly: true,
       sameSite: 'lax',

@@ -111,7 +111,7 @@ export class TwoFactorController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: StepUpDto,
   ) {
-    if (me.via !== 'session' || !me.sessionId) return { expires_at: 0 };
+    if (me.via !== 'session') return { expires_at: 0 };
     const user = await this.users.mustFind(me.id);
     if (user.two_factor) {
       if (!body?.code) throw fail('step_up_factor_required');
@@ -121,7 +121,7 @@ export class TwoFactorController {
       if (!(await this.users.verifyPassword(body?.password ?? '', user.password)))
         throw fail('original_password_wrong');
     }
-    return { expires_at: this.stepUp.mark(req, reply, me.sessionId) };
+    return { expires_at: this.stepUp.mark(req, reply, me.id) };
   }
 }
 
