@@ -7,6 +7,7 @@ import { createDataSource } from '../../../server/src/database/data-source';
 import { parseArgs } from '../../../server/src/import/cli';
 import { ImportOptions, ImportRefused, ImportResult, runImport } from '../../../server/src/import/importer';
 import { reconciles, ReconRow } from '../../../server/src/import/report';
+import { parseSourceDsn } from '../../../server/src/import/source';
 import { QuotaLedgerService } from '../../../server/src/modules/billing/quota-ledger.service';
 import { MockUpstream } from '../../mocks/mock-upstream';
 import { currentDriver, freshDatabase, FreshDatabase } from '../databases';
@@ -70,7 +71,7 @@ export function describeImport(flavor: Flavor): void {
       await mock?.close();
     });
 
-    it('reads the command line', () => {
+    it('reads the command line and the source DSN forms', async () => {
       expect(parseArgs(['--from', legacy.dsn, '--dry-run', '--with', 'logs,dashboard'])).toMatchObject({
         from: legacy.dsn,
         dryRun: true,
@@ -81,6 +82,18 @@ export function describeImport(flavor: Flavor): void {
         with: ['logs', 'tasks', 'dashboard'],
       });
       expect(() => parseArgs(['--dry-run'])).toThrow('--from is required');
+      expect(parseSourceDsn('oneapi:s3cret@tcp(db.local:3307)/oneapi?charset=utf8mb4')).toMatchObject({
+        type: 'mysql',
+        host: 'db.local',
+        port: 3307,
+        database: 'oneapi',
+      });
+      expect(parseSourceDsn('sqlite:///srv/one-api.db')).toEqual({ type: 'sqlite', path: '/srv/one-api.db' });
+      expect(parseSourceDsn('/srv/new-api.db')).toEqual({ type: 'sqlite', path: '/srv/new-api.db' });
+      expect(parseSourceDsn('postgres://u:p@h:5432/d')).toMatchObject({ type: 'postgres' });
+      await expect(
+        runImport(config, { from: '/nonexistent/one-api.db', log: () => undefined }),
+      ).rejects.toThrow('no SQLite database at /nonexistent/one-api.db');
       expect(() => parseArgs(['--from', 'x', '--with', 'everything'])).toThrow('unknown table group');
     });
 
