@@ -145,7 +145,16 @@ describe('users admin and settings page against the real server (built host-app 
     await edit.getByLabel('显示名称').fill('Alice Liddell');
     await edit.getByRole('button', { name: '添加额度' }).click();
     const dialog = page.getByRole('dialog', { name: '添加额度' });
+    // Taking more than the balance: the preview shows the true result and Confirm is off, as the server
+    // would refuse it.
+    await dialog.getByLabel('增加的额度（可为负数）').fill('-99999999');
+    expect(await dialog.getByTestId('quota-new').textContent()).toBe(
+      `-$${((99999999 - alice.quota) / 500000).toFixed(2)} (${alice.quota - 99999999})`,
+    );
+    await dialog.getByTestId('quota-below-zero').waitFor();
+    expect(await dialog.getByRole('button', { name: '确定' }).isDisabled()).toBe(true);
     await dialog.getByLabel('增加的额度（可为负数）').fill('250000');
+    expect(await dialog.getByTestId('quota-below-zero').count()).toBe(0);
     expect(await dialog.getByTestId('quota-old').textContent()).toBe(
       `$${(alice.quota / 500000).toFixed(2)} (${alice.quota})`,
     );
@@ -164,6 +173,20 @@ describe('users admin and settings page against the real server (built host-app 
       display_name: 'Alice Liddell',
       quota: alice.quota + 250000,
     });
+
+    // Saving the drawer again without touching anything writes no management log.
+    const manageLogs = async () =>
+      (
+        (await ready().root.get('/api/log/?type=3&username=alice01&page_size=100')).body.data
+          .items as unknown[]
+      ).length;
+    const logsBefore = await manageLogs();
+    await row(page, alice.id).getByRole('button', { name: '编辑' }).click();
+    await edit.getByRole('heading', { name: new RegExp(`编辑用户 · #${alice.id}`) }).waitFor();
+    await edit.getByLabel('显示名称').waitFor();
+    await edit.getByRole('button', { name: '提交' }).click();
+    await toast(page, '用户信息更新成功！').waitFor();
+    expect(await manageLogs()).toBe(logsBefore);
 
     // Disable, and the row says so after a reload
     await row(page, alice.id).getByRole('button', { name: '禁用' }).click();

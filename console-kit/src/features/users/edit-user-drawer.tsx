@@ -272,6 +272,9 @@ export function AddQuotaDialog({ open, userId, currentQuota, onClose, onAdded }:
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const delta = parseQuotaDelta(amount);
+  const next = quotaAfterDelta(currentQuota, delta ?? 0);
+  // The server refuses a balance below zero; say so here instead of after Confirm.
+  const belowZero = next < 0;
   const show = (value: number) => `${quotaText(value, display)} (${value})`;
 
   const close = () => {
@@ -283,6 +286,9 @@ export function AddQuotaDialog({ open, userId, currentQuota, onClose, onAdded }:
   const submit = async () => {
     if (delta === null) {
       setError(t('addQuota.invalid'));
+      return;
+    }
+    if (belowZero) {
       return;
     }
     try {
@@ -332,12 +338,17 @@ export function AddQuotaDialog({ open, userId, currentQuota, onClose, onAdded }:
                 <TableCell component="th" scope="row">
                   {t('addQuota.next')}
                 </TableCell>
-                <TableCell data-testid="quota-new">
-                  {show(quotaAfterDelta(currentQuota, delta ?? 0))}
+                <TableCell data-testid="quota-new" sx={belowZero ? { color: 'error.main' } : undefined}>
+                  {show(next)}
                 </TableCell>
               </TableRow>
             </TableBody>
           </Table>
+          {belowZero && (
+            <Alert severity="warning" data-testid="quota-below-zero">
+              {t('addQuota.belowZero')}
+            </Alert>
+          )}
           {error && (
             <Alert severity="error" role="alert">
               {error}
@@ -347,7 +358,7 @@ export function AddQuotaDialog({ open, userId, currentQuota, onClose, onAdded }:
       </DialogContent>
       <DialogActions>
         <Button onClick={close}>{t('addQuota.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={isLoading}>
+        <Button variant="contained" onClick={() => void submit()} disabled={isLoading || belowZero}>
           {t('addQuota.submit')}
         </Button>
       </DialogActions>

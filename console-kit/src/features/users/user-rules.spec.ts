@@ -67,7 +67,7 @@ describe('labels, paging and quota input', () => {
     expect(parseQuotaDelta('99999999999999999999')).toBeNull();
     expect(parseQuota('0')).toBe(0);
     expect(parseQuota('-1')).toBeNull();
-    expect(quotaAfterDelta(100, -500)).toBe(0);
+    expect(quotaAfterDelta(100, -500)).toBe(-400);
     expect(quotaAfterDelta(100, 50)).toBe(150);
   });
 

@@ -88,9 +88,12 @@ export function rowActions(actorRole: number, target: AdminUser): RowActions {
 /** Actions that ask first (spec: promote and demote; deleting an account is irreversible, so it asks too). */
 export const CONFIRMED_ACTIONS: ReadonlySet<ManageAction> = new Set(['promote', 'demote', 'delete']);
 
-/** The add-quota dialog's arithmetic: the amount may be negative; the balance never goes below zero. */
+/**
+ * The add-quota dialog's arithmetic, exactly as the server does it: the amount may be negative, and a
+ * result below zero is refused (the dialog says so before sending), never clamped.
+ */
 export function quotaAfterDelta(current: number, delta: number): number {
-  return Math.max(0, current + delta);
+  return current + delta;
 }
 
 /** Parses the add-quota amount: a whole number, negative allowed, not zero. */

@@ -231,7 +231,15 @@ describe('UsersPage', { timeout: 20_000 }, () => {
     expect(await screen.findByText('gh-42')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Add quota' }));
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText('Quota to add (may be negative)'), '-100000');
+    const amountField = within(dialog).getByLabelText('Quota to add (may be negative)');
+    // More than the balance: the preview shows the true result and Confirm stays off, as the server refuses.
+    await user.type(amountField, '-99999999');
+    expect(within(dialog).getByTestId('quota-new').textContent).toBe('-$199.00 (-99499999)');
+    expect(within(dialog).getByTestId('quota-below-zero').textContent).toContain('cannot go below zero');
+    expect(within(dialog).getByRole('button', { name: 'Confirm' }).hasAttribute('disabled')).toBe(true);
+    await user.clear(amountField);
+    await user.type(amountField, '-100000');
+    expect(within(dialog).queryByTestId('quota-below-zero')).toBeNull();
     expect(within(dialog).getByTestId('quota-old').textContent).toBe('$1.00 (500000)');
     expect(within(dialog).getByTestId('quota-delta').textContent).toBe('-$0.20 (-100000)');
     expect(within(dialog).getByTestId('quota-new').textContent).toBe('$0.80 (400000)');
