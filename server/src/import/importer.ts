@@ -239,7 +239,7 @@ class Importer {
     }
     if (occupied.length && !this.opts.merge)
       throw new ImportRefused(
-        `the target database is not empty (${occupied.join(', ')} rows this import did not create). ` +
+        `the target database is not empty: it holds rows this import did not create (${occupied.join(', ')}). ` +
           'Import into a new deployment, or add --merge to add the source next to them (they are never overwritten).',
       );
     if (occupied.length)

@@ -11,7 +11,7 @@ import { parseSourceDsn } from '../../../server/src/import/source';
 import { QuotaLedgerService } from '../../../server/src/modules/billing/quota-ledger.service';
 import { MockUpstream } from '../../mocks/mock-upstream';
 import { currentDriver, freshDatabase, FreshDatabase } from '../databases';
-import { ApiClient, TEST_ENV } from '../test-app';
+import { ApiClient, ROOT, TEST_ENV } from '../test-app';
 import { fillLegacy, LegacyFacts } from './fixtures';
 import { createLegacyDb, LegacyDb } from './legacy-db';
 import type { Flavor } from './schema';
@@ -306,6 +306,68 @@ export function describeImport(flavor: Flavor): void {
         expect(await scalar('SELECT COUNT(*) AS n FROM logs')).toBe(logs);
         // The redemption of the code after the move is not undone by the merge.
         expect(await scalar(`SELECT status FROM redemptions WHERE id = ${facts.unusedCode.id}`)).toBe(3);
+      });
+    });
+
+    describe('into a deployment already set up', () => {
+      let other: FreshDatabase;
+      let otherConfig: AppConfig;
+
+      afterAll(async () => {
+        await other?.drop();
+      });
+
+      it('is refused without --merge; with it, rows the import did not create are never overwritten', async () => {
+        other = await freshDatabase();
+        otherConfig = loadConfig({ ...TEST_ENV, ...other.env }, { quiet: true });
+        const setUp = await createApp(otherConfig);
+        await setUp.listen(0, '127.0.0.1');
+        const base = `http://127.0.0.1:${(setUp.getHttpServer().address() as { port: number }).port}`;
+        const wizard = await request(base)
+          .post('/api/setup')
+          .send({ username: ROOT.username, password: ROOT.password, confirmPassword: ROOT.password });
+        expect(wizard.body.success).toBe(true);
+        await setUp.close();
+
+        const opts = { from: legacy.dsn, batchSize: 3, log: () => undefined };
+        await expect(runImport(otherConfig, opts)).rejects.toThrow(
+          /not empty: it holds rows this import did not create \(users: 1\)/,
+        );
+        const probe = createDataSource(otherConfig.database);
+        await probe.initialize();
+        try {
+          const before: Array<{ password: string; quota: unknown }> = await probe.query(
+            'SELECT password, quota FROM users WHERE id = 1',
+          );
+          const r = await runImport(otherConfig, { ...opts, merge: true });
+          expect(r.ok).toBe(true);
+          // Id 1 belongs to the wizard's root: the source's root is reported, and so is its token.
+          expect(
+            r.report.rejected
+              .get('users')
+              ?.get('its id is taken in the target by a row this import did not create'),
+          ).toMatchObject({ count: 1, ids: [1] });
+          expect(r.report.rejected.get('tokens')?.get('its user was not imported')?.ids).toEqual([3, 4]);
+          expect(table(r, 'users')).toMatchObject({ rejected: 1, targetRows: facts.rows.users - 1 });
+          const after: Array<{ password: string; quota: unknown }> = await probe.query(
+            'SELECT password, quota FROM users WHERE id = 1',
+          );
+          expect(after).toEqual(before);
+          const [setups]: Array<{ n: unknown }> = await probe.query('SELECT COUNT(*) AS n FROM setups');
+          expect(Number(setups.n)).toBe(1);
+        } finally {
+          await probe.destroy();
+        }
+        // The wizard's root still signs in with its own password; an imported user with the old one.
+        const app2 = await createApp(otherConfig);
+        await app2.listen(0, '127.0.0.1');
+        try {
+          const url2 = `http://127.0.0.1:${(app2.getHttpServer().address() as { port: number }).port}`;
+          await new ApiClient(url2).login(ROOT.username, ROOT.password);
+          await new ApiClient(url2).login(facts.alice.username, facts.alice.password);
+        } finally {
+          await app2.close();
+        }
       });
     });
   });
