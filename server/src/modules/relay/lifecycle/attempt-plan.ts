@@ -10,10 +10,11 @@ import { adapterForChannel as adapterFor } from '../adapter-registry';
 import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
 import { relayFail } from '../errors';
 import { fromHubRequest } from '../formats';
+import { uncarriedField } from '../formats/carry';
 import type { RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
 import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from '../scoped-limit.service';
-import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, UpstreamCall } from '../types';
+import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, RelayMode, UpstreamCall } from '../types';
 import { UpstreamClient } from '../upstream/upstream-client';
 import { hubBody } from './admission';
 
@@ -50,25 +51,35 @@ export class AttemptPlanner {
       channel = index.byId.get(ctx.pinnedChannel) ?? null;
       if (!channel?.enabled) throw relayFail(503, 'relay_pinned_channel_missing');
     } else {
+      let refused: string | null = null;
       channel = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => {
         const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
-        if (!ad || !ad.modes.includes(req.mode) || (busy !== null && busy.has(c.id))) return false;
+        if (!ad || !upstreamMode(ad, req.mode) || (busy !== null && busy.has(c.id))) return false;
+        const field = uncarried(ctx, ad);
+        if (field) {
+          refused ??= field;
+          return false;
+        }
         return !(c.maxInputTokens > 0 && ctx.prompt() > c.maxInputTokens);
       });
+      if (!channel && refused) throw relayFail(400, 'relay_field_unsupported', { field: refused }, 'unsupported_parameter');
       if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
       if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
     }
     const upstreamModel = mapModel(channel.modelMapping, ctx.model);
     if (upstreamModel === null) throw relayFail(500, 'relay_model_cycle');
     const adapter = adapterFor(channel.type, upstreamModel);
-    if (!adapter || !adapter.modes.includes(req.mode)) throw relayFail(400, 'relay_mode_unsupported');
+    const mode = adapter && upstreamMode(adapter, req.mode);
+    if (!adapter || !mode) throw relayFail(400, 'relay_mode_unsupported');
+    const field = uncarried(ctx, adapter);
+    if (field) throw relayFail(400, 'relay_field_unsupported', { field }, 'unsupported_parameter');
 
     const settings = this.adapterSettings();
     let pristine = false;
-    const body = req.body ? upstreamBody(ctx, channel, adapter, upstreamModel, settings, () => (pristine = true)) : {};
+    const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, () => (pristine = true)) : {};
     const key = this.upstream.key(channel);
     const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
-    const areq: AdapterRequest = { mode: req.mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings };
+    const areq: AdapterRequest = { mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings };
     const multipart = req.contentType.startsWith('multipart/');
     if (pristine && req.raw && !multipart) areq.rawBody = req.raw;
     const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
@@ -112,6 +123,22 @@ export class AttemptPlanner {
   }
 }
 
+/**
+ * The mode the channel's adapter is asked to serve: the caller's own, or chat for a Responses request
+ * that is converted through the hub (Responses → chat → the channel's format). Null: not served.
+ */
+export function upstreamMode(adapter: ProviderAdapter, mode: RelayMode): RelayMode | null {
+  if (adapter.modes.includes(mode)) return mode;
+  return mode === 'responses' && adapter.modes.includes('chat') ? 'chat' : null;
+}
+
+/** A field of the request the conversion to this channel's format would drop (null: none, or no conversion). */
+function uncarried(ctx: PlanContext, adapter: ProviderAdapter): string | null {
+  const { req } = ctx;
+  if (!req.body || sameFormat(ctx, adapter) || (req.mode !== 'chat' && req.mode !== 'responses')) return null;
+  return uncarriedField(req.format, adapter.format, req.body);
+}
+
 /** The request and the channel speak the same wire format (no conversion). */
 export function sameFormat(ctx: Pick<RelayContext, 'req'>, adapter: ProviderAdapter): boolean {
   const to = ctx.req.format;
@@ -122,7 +149,7 @@ export function sameFormat(ctx: Pick<RelayContext, 'req'>, adapter: ProviderAdap
  * The body in the channel's format: converted if needed, then mapping, overrides and settings.
  * `unchanged` is called when the result equals the client's body (nothing added or replaced).
  */
-function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAdapter, upstreamModel: string, settings: AdapterSettings, unchanged: () => void): JsonObject {
+function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAdapter, mode: RelayMode, upstreamModel: string, settings: AdapterSettings, unchanged: () => void): JsonObject {
   const { req } = ctx;
   const inbound = req.body ?? {};
   let body: JsonObject;
@@ -135,7 +162,7 @@ function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAd
   }
   if (adapter.format === 'openai' || adapter.format === 'anthropic' || adapter.format === 'responses') body.model = upstreamModel;
   if (same && adapter.format === 'openai') body = applySetting(body, ch);
-  if (ctx.stream && adapter.format === 'openai' && (req.mode === 'chat' || req.mode === 'completions')) {
+  if (ctx.stream && adapter.format === 'openai' && (mode === 'chat' || mode === 'completions')) {
     const so = body.stream_options && typeof body.stream_options === 'object' && !Array.isArray(body.stream_options) ? body.stream_options : {};
     body.stream_options = { ...so, include_usage: true };
   }

@@ -1,0 +1,33 @@
+/**
+ * Fields a conversion between wire formats cannot carry. A request holding one is refused with a
+ * 400 naming the field (on a channel that would need the conversion) rather than sent without it.
+ */
+import type { JsonObject, WireFormat } from '../types';
+import { objects, str } from './json';
+
+/** Responses features that live on OpenAI's servers (state, background runs, built-in tools). */
+function responsesOnly(body: JsonObject): string | null {
+  if (typeof body.previous_response_id === 'string' && body.previous_response_id !== '')
+    return 'previous_response_id';
+  if (body.conversation !== undefined && body.conversation !== null) return 'conversation';
+  if (body.background === true) return 'background';
+  if (body.store === true) return 'store';
+  for (const tool of objects(body.tools)) {
+    const type = str(tool.type) ?? '';
+    if (type !== 'function') return `tools (type "${type}")`;
+  }
+  return null;
+}
+
+/**
+ * The first field of `body` (in the caller's format `from`) that a conversion to a channel speaking
+ * `to` would drop, or null when everything it asks for can be carried.
+ */
+export function uncarriedField(from: WireFormat, to: WireFormat, body: JsonObject): string | null {
+  if (from === to) return null;
+  if (from === 'responses') {
+    const field = responsesOnly(body);
+    if (field) return field;
+  }
+  return null;
+}

@@ -1,0 +1,225 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { MockUpstream } from '../mocks/mock-upstream';
+import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
+import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
+
+/**
+ * Coding agents and agent SDKs on every channel format: the request shapes Codex, Claude Code, the
+ * Gemini CLI and the AI SDK really send (their bodies and headers as facts), driven through the
+ * gateway with the official SDKs and raw HTTP, against channels speaking OpenAI, Anthropic and Gemini.
+ */
+const CHANNELS = [
+  { type: 1, format: 'openai', model: 'agent-openai' },
+  { type: 14, format: 'anthropic', model: 'agent-claude' },
+  { type: 24, format: 'gemini', model: 'agent-gemini' },
+] as const;
+
+const REPLY = 'Hello from the mock upstream.';
+
+/** Codex CLI's shell tool as it declares it to the Responses API (a function tool, strict off). */
+const CODEX_SHELL_TOOL = {
+  type: 'function' as const,
+  name: 'shell',
+  description: 'Runs a shell command and returns its output.',
+  strict: false,
+  parameters: {
+    type: 'object',
+    properties: { command: { type: 'array', items: { type: 'string' } }, workdir: { type: 'string' } },
+    required: ['command'],
+    additionalProperties: false,
+  },
+};
+
+/** The body Codex sends on each turn (Responses API, streamed, nothing stored upstream). */
+function codexBody(model: string, input: unknown[]): Record<string, unknown> {
+  return {
+    model,
+    instructions: 'You are Codex, a coding agent running in a terminal.',
+    input,
+    tools: [CODEX_SHELL_TOOL],
+    tool_choice: 'auto',
+    parallel_tool_calls: false,
+    reasoning: null,
+    store: false,
+    stream: true,
+    include: [],
+    prompt_cache_key: '0199a1c2-7d3e-7b50-9f1e-codexsession01',
+  };
+}
+
+/** Reads a server-sent event stream into its events (`event:` name and parsed `data:`). */
+function sseEvents(text: string): Array<{ event?: string; data: Record<string, unknown> }> {
+  const out: Array<{ event?: string; data: Record<string, unknown> }> = [];
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    let event: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+    }
+    if (data.length && data.join('\n') !== '[DONE]')
+      out.push({ event, data: JSON.parse(data.join('\n')) as Record<string, unknown> });
+  }
+  return out;
+}
+
+describe('coding agents on every channel format', () => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let root: ApiClient;
+  let key: string;
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    t = await startApp();
+    root = await setupRoot(t);
+    const models = CHANNELS.map((c) => c.model);
+    await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
+    await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))));
+    for (const c of CHANNELS) await makeChannel(t, { type: c.type, base_url: mock.url, models: c.model });
+    await setQuota(t, root.userId!, 10_000_000);
+    key = (await makeToken(t, root.userId!)).key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const openai = () => new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+  const lastLog = async () => (await logsOf(t, root.userId!)).at(-1)!;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  describe.each(CHANNELS)(
+    'Responses API (Codex, @ai-sdk/openai) on an $format channel',
+    ({ model, format }) => {
+      it('answers text, plain and streamed, billed from the upstream usage', async () => {
+        await settle(t);
+        const before = await quotaOf(t, root.userId!);
+        const res = await openai().responses.create({ model, input: 'hi [[usage=20,5]]' });
+        expect(res.output_text).toBe(REPLY);
+        await settle(t);
+        expect(await lastLog()).toMatchObject({
+          type: 2,
+          model_name: model,
+          prompt_tokens: 20,
+          completion_tokens: 5,
+          quota: 30,
+        });
+        expect(await quotaOf(t, root.userId!)).toBe(before - 30);
+
+        const stream = await openai().responses.create({ model, input: 'hi [[usage=20,5]]', stream: true });
+        let text = '';
+        let completed = false;
+        for await (const e of stream) {
+          if (e.type === 'response.output_text.delta') text += e.delta;
+          if (e.type === 'response.completed') completed = true;
+        }
+        expect(text).toBe(REPLY);
+        expect(completed).toBe(true);
+        await settle(t);
+        expect(await lastLog()).toMatchObject({
+          is_stream: true,
+          prompt_tokens: 20,
+          completion_tokens: 5,
+          quota: 30,
+        });
+      });
+
+      it("completes Codex's tool round trip (shell call, then its output)", async () => {
+        mock.reset();
+        const first = await post(
+          '/v1/responses',
+          codexBody(model, [
+            {
+              type: 'message',
+              role: 'user',
+              content: [{ type: 'input_text', text: 'list files [[tool=shell]]' }],
+            },
+          ]),
+          {
+            'openai-beta': 'responses=experimental',
+            originator: 'codex_cli_rs',
+            session_id: '0199a1c2-7d3e-7b50-9f1e-codexsession01',
+            accept: 'text/event-stream',
+          },
+        );
+        expect(first.status).toBe(200);
+        const events = sseEvents(await first.text());
+        const done = events.find(
+          (e) =>
+            e.data.type === 'response.output_item.done' &&
+            (e.data.item as { type: string }).type === 'function_call',
+        );
+        const call = done?.data.item as { call_id: string; name: string; arguments: string };
+        expect(call.name).toBe('shell');
+        expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
+        expect(events.at(-1)?.data.type).toBe('response.completed');
+        if (format !== 'openai') {
+          // The channel got the conversation in its own format, with the tool declared natively.
+          const sent = mock.last!.body as Record<string, unknown>;
+          if (format === 'anthropic')
+            expect(sent.tools).toEqual([
+              expect.objectContaining({ name: 'shell', input_schema: expect.any(Object) }),
+            ]);
+          else expect(JSON.stringify(sent.tools)).toContain('"name":"shell"');
+        }
+
+        const second = await post(
+          '/v1/responses',
+          codexBody(model, [
+            { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files' }] },
+            { type: 'function_call', call_id: call.call_id, name: 'shell', arguments: call.arguments },
+            { type: 'function_call_output', call_id: call.call_id, output: 'README.md\nsrc' },
+          ]),
+        );
+        expect(second.status).toBe(200);
+        const text = sseEvents(await second.text())
+          .filter((e) => e.data.type === 'response.output_text.delta')
+          .map((e) => e.data.delta)
+          .join('');
+        expect(text).toBe(REPLY);
+        if (format === 'anthropic') {
+          const sent = mock.last!.body as { messages: Array<{ role: string; content: unknown }> };
+          expect(JSON.stringify(sent.messages)).toContain('"type":"tool_result"');
+          expect(JSON.stringify(sent.messages)).toContain('README.md');
+        }
+        if (format === 'gemini') expect(JSON.stringify(mock.last!.body)).toContain('functionResponse');
+      });
+
+      if (format !== 'openai')
+        it('refuses Responses features the conversion cannot carry with a clear 400 (no upstream call)', async () => {
+          mock.reset();
+          for (const extra of [
+            { previous_response_id: 'resp_abc' },
+            { store: true },
+            { tools: [{ type: 'web_search' }] },
+            { background: true },
+          ]) {
+            const res = await post('/v1/responses', { model, input: 'hi', ...extra });
+            expect(res.status).toBe(400);
+            const body = (await res.json()) as { error: { type: string; message: string } };
+            expect(body.error.type).toBe('invalid_request_error');
+            expect(body.error.message).toContain(Object.keys(extra)[0]);
+          }
+          expect(mock.requests).toHaveLength(0);
+        });
+    },
+  );
+
+  it('serves the Anthropic SDK on every channel (Claude Code pointed at any model)', async () => {
+    const anthropic = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
+    for (const c of CHANNELS) {
+      const msg = await anthropic.messages
+        .stream({ model: c.model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+        .finalMessage();
+      expect(msg.content[0]).toMatchObject({ type: 'text', text: REPLY });
+    }
+  });
+});
