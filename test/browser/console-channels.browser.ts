@@ -114,7 +114,11 @@ describe('channels screen against the real server (built host-app in Chromium)',
     await drawer.getByRole('textbox', { name: /^密钥/ }).fill('sk-upstream-1');
     await drawer.getByRole('textbox', { name: '代理地址' }).fill(upstream.url);
     await drawer.getByRole('button', { name: '获取模型列表' }).click();
-    await note(page, '已获取 6 个模型').waitFor();
+    await page
+      .getByRole('dialog', { name: '选择上游模型' })
+      .getByRole('button', { name: '应用（6 个模型）' })
+      .click();
+    await note(page, '模型列表已更新，共 6 个模型').waitFor();
     await drawer.getByText('gpt-4o-mini', { exact: true }).waitFor();
     expect(upstream.requests.some((r) => r.path === '/v1/models')).toBe(true);
     await drawer.getByRole('button', { name: '提交' }).click();
@@ -286,6 +290,46 @@ describe('channels screen against the real server (built host-app in Chromium)',
     const expected = (await ready().root.get('/api/models')).body.data['14'] as string[];
     expect(expected.length).toBeGreaterThan(0);
     expect(created.models.split(',')).toEqual(expected);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('en: merges a fetched model list into an edited channel through the picker', async () => {
+    const { mock: upstream, root: api } = ready();
+    const made = await api.post('/api/channel/', {
+      type: 1,
+      name: 'merge-me',
+      key: 'sk-merge',
+      base_url: upstream.url,
+      models: 'custom-only,gpt-4o-mini',
+    });
+    expect(made.body.success).toBe(true);
+    const channel = await channelNamed('merge-me');
+    const upstreamModels = (
+      (await (await fetch(`${upstream.url}/v1/models`)).json()) as { data: { id: string }[] }
+    ).data.map((m) => m.id);
+    const page = await openPage('en-US');
+    await signIn(page, false);
+    await row(page, channel.id).getByRole('button', { name: 'Edit' }).click();
+    const drawer = page.getByRole('form', { name: 'Update channel' });
+    await drawer.getByText('custom-only', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Fetch model list' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose upstream models' });
+    await picker
+      .getByTestId('fetched-models-summary')
+      .getByText(/1 of the channel models are not listed upstream/)
+      .waitFor();
+    // Cancel leaves the channel's list alone.
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+    await picker.waitFor({ state: 'detached' });
+    await drawer.getByText('custom-only', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Fetch model list' }).click();
+    const total = new Set(['custom-only', 'gpt-4o-mini', ...upstreamModels]).size;
+    await picker.getByRole('button', { name: `Apply (${total} models)` }).click();
+    await drawer.getByRole('button', { name: 'Submit' }).click();
+    await toast(page, 'Channel updated!').waitFor();
+    const saved = (await channelNamed('merge-me')).models.split(',');
+    expect(saved.slice(0, 2)).toEqual(['custom-only', 'gpt-4o-mini']);
+    expect(new Set(saved)).toEqual(new Set(['custom-only', 'gpt-4o-mini', ...upstreamModels]));
     expect(pageErrors).toEqual([]);
   }, 120_000);
 

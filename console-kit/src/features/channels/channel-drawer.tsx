@@ -39,6 +39,7 @@ import {
   typeRules,
 } from './channel-rules';
 import { CHANNELS_NAMESPACE, channelsLocales } from './channels-locales';
+import { FetchedModelsDialog } from './fetched-models-dialog';
 import { relatedModels } from './related-models';
 import {
   useBuiltInModelsQuery,
@@ -118,6 +119,7 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
   const [jsonErrors, setJsonErrors] = useState<Partial<Record<JsonEditorField, string>>>({});
   const [customInput, setCustomInput] = useState('');
   const [confirmV1, setConfirmV1] = useState(false);
+  const [fetched, setFetched] = useState<{ current: string[]; models: string[] } | null>(null);
   const groups = useChannelGroupsQuery();
   const builtIn = useBuiltInModelsQuery();
   const typeModels = useTypeModelsQuery();
@@ -154,8 +156,8 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
           key: form.key.trim().split('\n')[0],
         }).unwrap();
       }
-      set('models', [...new Set(models)]);
-      notify(t('form.fetched', { count: models.length }), 'success');
+      // Picked in a dialog (merged by default), never put in place of the channel's list unseen.
+      setFetched({ current: form.models, models: [...new Set(models)] });
     } catch (failure) {
       notify(describeApiError(failure, t, t('form.fetchFailed')), 'error');
     }
@@ -489,6 +491,18 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
           void save();
         }}
       />
+      {fetched && (
+        <FetchedModelsDialog
+          current={fetched.current}
+          fetched={fetched.models}
+          onClose={() => setFetched(null)}
+          onApply={(models) => {
+            set('models', models);
+            setFetched(null);
+            notify(t('form.fetched', { count: models.length }), 'success');
+          }}
+        />
+      )}
     </Box>
   );
 }

@@ -4,6 +4,20 @@ export const CHANNELS_NAMESPACE = 'channels';
 
 export const channelsLocales = {
   zh: {
+    fetchedModels: {
+      title: '选择上游模型',
+      summary:
+        '上游提供 {{fetched}} 个模型，其中 {{added}} 个为新模型；渠道中有 {{missing}} 个模型上游未列出',
+      filter: '筛选模型',
+      all: '全选',
+      upstreamOnly: '只保留上游模型',
+      keepCurrent: '只保留现有模型',
+      new: '新',
+      notUpstream: '上游未列出',
+      removing: '将从渠道中移除 {{count}} 个模型',
+      cancel: '取消',
+      apply: '应用（{{count}} 个模型）',
+    },
     types: {
       '15': '百度文心千帆',
       '46': '百度文心千帆 V2',
@@ -218,7 +232,7 @@ export const channelsLocales = {
       addCustom: '填入',
       modelsExist: '部分模型已存在：{{models}}',
       modelsAdded: '已添加 {{count}} 个模型',
-      fetched: '已获取 {{count}} 个模型',
+      fetched: '模型列表已更新，共 {{count}} 个模型',
       fetchFailed: '获取模型列表失败',
       fillKey: '请填写密钥',
       testModel: '默认测试模型',
@@ -327,6 +341,20 @@ export const channelsLocales = {
     },
   },
   en: {
+    fetchedModels: {
+      title: 'Choose upstream models',
+      summary:
+        'The upstream offers {{fetched}} models, {{added}} of them new; {{missing}} of the channel models are not listed upstream',
+      filter: 'Filter models',
+      all: 'Select all',
+      upstreamOnly: 'Upstream models only',
+      keepCurrent: 'Current models only',
+      new: 'New',
+      notUpstream: 'Not listed upstream',
+      removing: '{{count}} models will be removed from the channel',
+      cancel: 'Cancel',
+      apply: 'Apply ({{count}} models)',
+    },
     types: {
       '15': 'Baidu Wenxin Qianfan',
       '46': 'Baidu Wenxin Qianfan V2',
@@ -542,7 +570,7 @@ export const channelsLocales = {
       addCustom: 'Add',
       modelsExist: 'Some models already exist: {{models}}',
       modelsAdded: 'Added {{count}} models',
-      fetched: 'Fetched {{count}} models',
+      fetched: 'Model list updated: {{count}} models',
       fetchFailed: 'Failed to fetch the model list',
       fillKey: 'Please fill in the key',
       testModel: 'Default test model',

@@ -316,6 +316,8 @@ describe('channel drawer', { timeout: 60_000 }, () => {
     });
     expect(within(form).getByText(/The address ends with \/v1/)).toBeTruthy();
     await user.click(within(form).getByRole('button', { name: 'Fetch model list' }));
+    const picker = await screen.findByRole('dialog', { name: 'Choose upstream models' });
+    await user.click(within(picker).getByRole('button', { name: 'Apply (2 models)' }));
     await within(form).findByText('m-2');
     expect(server.requests.find((r) => r.path === '/api/channel/fetch_models')!.body).toEqual({
       type: 1,
