@@ -216,6 +216,27 @@ describe('two-factor sign-in and step-up checks', () => {
     ).toBe(true);
   });
 
+  it('shows a channel key to root only, after a fresh check, and records it', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const created = await admin.post('/api/channel/', {
+      type: 1,
+      name: 'keyed',
+      key: 'sk-reveal-me-1',
+      models: 'gpt-4o',
+    });
+    const id = created.body.data.id as number;
+    expect((await admin.post(`/api/channel/${id}/key`)).status).toBe(403);
+    const rootNow = await new ApiClient(t.url).login(ROOT.username, ROOT.password);
+    const shown = await rootNow.post(`/api/channel/${id}/key`);
+    expect(shown.body).toEqual({ success: true, message: '', data: { key: 'sk-reveal-me-1' } });
+    advance(601);
+    expect((await rootNow.post(`/api/channel/${id}/key`)).status).toBe(403);
+    const trail = await rootNow.get(`/api/audit/?action=channel.key_reveal&target_id=${id}`);
+    expect(trail.body.data.items).toHaveLength(1);
+    expect(trail.body.data.items[0]).toMatchObject({ actor_name: ROOT.username, changes: null });
+    expect(JSON.stringify(trail.body)).not.toContain('sk-reveal-me-1');
+  });
+
   it('lets root require a second factor of admins', async () => {
     const admin = await makeUser(t, root, { role: 'admin' });
     const fresh = await new ApiClient(t.url).login(ROOT.username, ROOT.password);

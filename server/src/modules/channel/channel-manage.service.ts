@@ -116,6 +116,11 @@ export class ChannelManageService {
     return toChannelView(await this.mustFind(id));
   }
 
+  /** The channel's key in clear (root, after a step-up check; recorded in the audit trail). */
+  async revealKey(id: number): Promise<{ key: string }> {
+    return { key: this.channels.decryptKey(await this.mustFind(id)) };
+  }
+
   /** Every channel type's built-in models (the channel form's choices), each model once. */
   builtinModels(): BuiltinModel[] {
     const seen = new Map<string, string>();

@@ -1,13 +1,16 @@
 import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChannelStatus } from '../../database/entities';
-import { AdminOnly } from '../auth/access.decorator';
+import { AdminOnly, RootOnly } from '../auth/access.decorator';
 import { ChannelManageService } from './channel-manage.service';
 import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './channel.dto';
 
 type Raw = Record<string, unknown>;
 
-/** Channel administration (admins). Keys are write-only: every answer shows `key: ""`. */
+/**
+ * Channel administration (admins). Keys are write-only: every answer shows `key: ""`, except root's
+ * explicit reveal of one key under a step-up check.
+ */
 @ApiTags('channels')
 @Controller('api/channel')
 export class ChannelController {
@@ -118,6 +121,13 @@ export class ChannelController {
     @Query('reset_balance') reset?: string,
   ) {
     return this.channels.copy(id, suffix, reset);
+  }
+
+  @Post(':id/key')
+  @RootOnly()
+  @ApiOperation({ summary: 'The channel key in clear → {key} (root, step-up; recorded in the audit trail)' })
+  revealKey(@Param('id', ParseIntPipe) id: number) {
+    return this.channels.revealKey(id);
   }
 
   @Get(':id')

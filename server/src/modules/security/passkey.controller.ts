@@ -1,0 +1,124 @@
+import { Body, Controller, Delete, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import { Allow, IsOptional, IsString } from 'class-validator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthUser } from '../../common/http/request-context';
+import { CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { loginResult } from '../auth/auth.service';
+import { SecondFactorGate } from '../auth/second-factor.service';
+import { StepUpService } from '../auth/step-up.service';
+import { PasskeyService } from './passkey.service';
+
+export class PasskeyResponseDto {
+  @ApiProperty({
+    description:
+      'the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication)',
+  })
+  @Allow() // checked by the WebAuthn verification
+  response!: unknown;
+}
+
+export class PasskeyRegisterDto extends PasskeyResponseDto {
+  @ApiPropertyOptional({ maxLength: 64 }) @IsOptional() @IsString() name?: string;
+}
+
+/** Passkeys (WebAuthn): registration, sign-in with or without a password, step-up checks. */
+@ApiTags('security')
+@Controller('api/user/passkey')
+export class PasskeyController {
+  constructor(
+    private readonly passkeys: PasskeyService,
+    private readonly gate: SecondFactorGate,
+    private readonly stepUp: StepUpService,
+  ) {}
+
+  @Post('register/options')
+  @UserOnly()
+  @ApiOperation({ summary: 'Creation options for a new passkey of the signed-in user (step-up)' })
+  registerOptions(
+    @CurrentUser() me: AuthUser,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.passkeys.registrationOptions(req, reply, me);
+  }
+
+  @Post('register')
+  @UserOnly()
+  @ApiOperation({ summary: 'Stores the new passkey → {id, name}' })
+  register(
+    @CurrentUser() me: AuthUser,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: PasskeyRegisterDto,
+  ) {
+    return this.passkeys.register(req, reply, me.id, body?.response, body?.name);
+  }
+
+  @Delete(':id')
+  @UserOnly()
+  @ApiOperation({ summary: 'Removes one of the signed-in user’s passkeys (step-up)' })
+  async remove(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    await this.passkeys.remove(me.id, id);
+  }
+
+  @Post('login/options')
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @ApiOperation({
+    summary:
+      'Request options for signing in with a passkey: after the password step (its user’s passkeys) or without a password',
+  })
+  loginOptions(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.passkeys.authenticationOptions(req, reply, 'auth', this.gate.pendingUser(req));
+  }
+
+  @Post('login')
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @ApiOperation({ summary: 'Signs in with a passkey assertion; sets the session cookie → the login answer' })
+  async login(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: PasskeyResponseDto,
+  ) {
+    const user = await this.passkeys.authenticate(
+      req,
+      reply,
+      'auth',
+      this.gate.pendingUser(req),
+      body?.response,
+    );
+    this.gate.finish(req, reply, user.id);
+    return loginResult(user);
+  }
+
+  @Post('step_up/options')
+  @UserOnly()
+  @ApiOperation({ summary: 'Request options for confirming the signed-in user with one of their passkeys' })
+  stepUpOptions(
+    @CurrentUser() me: AuthUser,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.passkeys.authenticationOptions(req, reply, 'step', me.id);
+  }
+
+  @Post('step_up')
+  @UserOnly()
+  @UseGuards(ThrottlerGuard)
+  @ApiOperation({
+    summary: 'Confirms the signed-in user with a passkey for sensitive actions → {expires_at}',
+  })
+  async confirm(
+    @CurrentUser() me: AuthUser,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: PasskeyResponseDto,
+  ) {
+    await this.passkeys.authenticate(req, reply, 'step', me.id, body?.response);
+    if (me.via !== 'session') return { expires_at: 0 };
+    return { expires_at: this.stepUp.mark(req, reply, me.id) };
+  }
+}
