@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
@@ -221,5 +222,116 @@ describe('coding agents on every channel format', () => {
         .finalMessage();
       expect(msg.content[0]).toMatchObject({ type: 'text', text: REPLY });
     }
+  });
+
+  describe("token counting, unbilled, in the caller's format", () => {
+    it('answers POST /v1/messages/count_tokens (Claude Code) with input_tokens, on every channel', async () => {
+      await settle(t);
+      const before = await quotaOf(t, root.userId!);
+      const logs = (await logsOf(t, root.userId!)).length;
+      mock.reset();
+      const anthropic = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
+      const small = { messages: [{ role: 'user' as const, content: 'hi' }] };
+      const big = {
+        system: 'You are Claude Code, an interactive CLI tool.',
+        messages: [
+          {
+            role: 'user' as const,
+            content: 'Please read every file of this repository and explain the architecture in detail.',
+          },
+        ],
+        tools: [
+          {
+            name: 'Read',
+            description: 'Reads a file',
+            input_schema: { type: 'object' as const, properties: { file_path: { type: 'string' } } },
+          },
+        ],
+      };
+      for (const c of CHANNELS) {
+        const a = await anthropic.messages.countTokens({ model: c.model, ...small });
+        const b = await anthropic.messages.countTokens({ model: c.model, ...big });
+        expect(a.input_tokens).toBeGreaterThan(0);
+        expect(b.input_tokens).toBeGreaterThan(a.input_tokens + 20);
+      }
+      const bad = await post(
+        '/v1/messages/count_tokens',
+        { model: 'agent-claude', messages: 'nope' },
+        { 'anthropic-version': '2023-06-01' },
+      );
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      const noKey = await fetch(`${t.url}/v1/messages/count_tokens`, { method: 'POST', body: '{}' });
+      expect(noKey.status).toBe(401);
+      expect(await noKey.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+      await settle(t);
+      expect(await quotaOf(t, root.userId!)).toBe(before);
+      expect((await logsOf(t, root.userId!)).length).toBe(logs);
+      expect(mock.requests).toHaveLength(0);
+    });
+
+    it('answers Gemini :countTokens (the Gemini CLI, @google/genai) with totalTokens', async () => {
+      await settle(t);
+      const before = await quotaOf(t, root.userId!);
+      const ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.url } });
+      const a = await ai.models.countTokens({ model: 'agent-gemini', contents: 'hi' });
+      const b = await ai.models.countTokens({
+        model: 'agent-gemini',
+        contents: 'Please read every file of this repository and explain the architecture in detail.',
+      });
+      expect(a.totalTokens).toBeGreaterThan(0);
+      expect(b.totalTokens).toBeGreaterThan(a.totalTokens! + 10);
+      // The whole generateContentRequest form (the Gemini CLI sends its system prompt and tools this way).
+      const wrapped = await post(
+        '/v1beta/models/agent-gemini:countTokens',
+        {
+          generateContentRequest: {
+            model: 'models/agent-gemini',
+            contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+            systemInstruction: {
+              parts: [
+                { text: 'You are an interactive CLI agent specializing in software engineering tasks.' },
+              ],
+            },
+          },
+        },
+        { 'x-goog-api-key': key },
+      );
+      expect(wrapped.status).toBe(200);
+      expect(((await wrapped.json()) as { totalTokens: number }).totalTokens).toBeGreaterThan(
+        a.totalTokens! + 5,
+      );
+      await settle(t);
+      expect(await quotaOf(t, root.userId!)).toBe(before);
+    });
+  });
+
+  describe('Gemini clients on the stable /v1 prefix', () => {
+    it.each(CHANNELS)(
+      'serves @google/genai with apiVersion v1 (generateContent, stream) on an $format channel',
+      async ({ model }) => {
+        const ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.url, apiVersion: 'v1' } });
+        const res = await ai.models.generateContent({ model, contents: 'hi [[usage=20,5]]' });
+        expect(res.text).toBe(REPLY);
+        await settle(t);
+        expect(await lastLog()).toMatchObject({
+          type: 2,
+          model_name: model,
+          prompt_tokens: 20,
+          completion_tokens: 5,
+        });
+        let text = '';
+        for await (const chunk of await ai.models.generateContentStream({ model, contents: 'hi' }))
+          text += chunk.text ?? '';
+        expect(text).toBe(REPLY);
+        const unknown = await post(
+          '/v1/models/agent-gemini:frobnicate',
+          { contents: [] },
+          { 'x-goog-api-key': key },
+        );
+        expect(unknown.status).toBe(404);
+        expect(await unknown.json()).toMatchObject({ error: { status: 'NOT_FOUND' } });
+      },
+    );
   });
 });

@@ -40,6 +40,11 @@ const OPENAI_ROUTES: Array<[string, RelayMode, WireFormat]> = [
   ['/v1/messages', 'chat', 'anthropic'],
 ];
 
+/** Anthropic's token counting endpoint. */
+const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
+/** Gemini actions under the stable /v1 prefix (`/v1/models/{model}:generateContent`...). */
+const GEMINI_V1_ACTION = /^\/v1\/models\/[^/]+:[A-Za-z]+$/;
+
 /** One model-traffic request, independent of how it arrived (raw fast path or Fastify). */
 export interface RelayCall {
   method: string;
@@ -160,7 +165,13 @@ export class RelayRoutes {
 
   private routable(method: string, path: string): boolean {
     if (method === 'POST')
-      return this.posts.has(path) || path.startsWith('/v1beta/models/') || /^\/v1\/engines\/[^/]+\/embeddings$/.test(path);
+      return (
+        this.posts.has(path) ||
+        path === COUNT_TOKENS_PATH ||
+        path.startsWith('/v1beta/models/') ||
+        GEMINI_V1_ACTION.test(path) ||
+        /^\/v1\/engines\/[^/]+\/embeddings$/.test(path)
+      );
     if (method === 'GET')
       return (
         path === '/v1/models' ||
@@ -183,7 +194,10 @@ export class RelayRoutes {
       }
       const fixed = this.posts.get(path);
       if (fixed) return await this.serve(call, res, fixed[1], fixed[0], null, false);
+      if (path === COUNT_TOKENS_PATH) return await this.countTokens(call, res, 'anthropic', null);
       if (path.startsWith('/v1beta/models/')) return await this.gemini(call, res, path.slice('/v1beta/models/'.length));
+      // @google/genai and the Gemini CLI may use the stable /v1 prefix: served exactly like /v1beta.
+      if (GEMINI_V1_ACTION.test(path)) return await this.gemini(call, res, path.slice('/v1/models/'.length));
       const engine = /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
       if (engine) return await this.serve(call, res, 'openai', 'embeddings', decodeURIComponent(engine[1]), false);
       send(res, 404, errorBody('openai', 404, 'No such route'));
@@ -283,6 +297,7 @@ export class RelayRoutes {
       embedContent: ['embeddings', false],
       batchEmbedContents: ['embeddings', false],
     };
+    if (action === 'countTokens' && model) return this.countTokens(call, res, 'gemini', model);
     const m = modes[action];
     if (!m || !model)
       return writeError(res, this.inbound(call, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
@@ -304,6 +319,27 @@ export class RelayRoutes {
       return writeError(res, this.inbound(call, 'openai', 'chat', null, false), e);
     }
     return this.serve(call, res, 'openai', 'chat', null, false, caller);
+  }
+
+  /**
+   * Token counting (Anthropic `POST /v1/messages/count_tokens`, Gemini `:countTokens`), answered in
+   * the caller's format: the prompt as the relay counts it for billing (the same tokenizer, tools and
+   * system prompt included), after the same admission checks as a model call. Never billed or logged.
+   */
+  private async countTokens(call: RelayCall, res: ServerResponse, format: WireFormat, pathModel: string | null): Promise<void> {
+    const inbound = this.inbound(call, format, 'chat', pathModel, false);
+    try {
+      const caller = await this.admission.caller(inbound.key, inbound.ip);
+      await this.readBody(call, inbound);
+      const body = inbound.body ?? {};
+      // Gemini accepts the contents alone or a whole generateContentRequest (system prompt and tools).
+      const wrapped = body.generateContentRequest;
+      if (format === 'gemini' && wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped)) inbound.body = wrapped;
+      const tokens = this.admission.admit(inbound, caller).prompt();
+      send(res, 200, format === 'anthropic' ? { input_tokens: tokens } : { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] });
+    } catch (err) {
+      writeError(res, inbound, toRelayError(err));
+    }
   }
 
   /** Models the key may use: its model limits, else every model of its group(s). */
@@ -413,6 +449,7 @@ export class RelayRoutes {
 function routePattern(path: string): string {
   if (path.startsWith('/v1beta/models/')) return '/v1beta/models/:target';
   if (path.startsWith('/v1/engines/')) return '/v1/engines/:model/embeddings';
+  if (GEMINI_V1_ACTION.test(path)) return '/v1/models/:target';
   if (path.startsWith('/v1/models/')) return '/v1/models/:model';
   // Every other routable path is one of a fixed set (see routable).
   return path;
