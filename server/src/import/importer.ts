@@ -93,6 +93,7 @@ class Importer {
       tokens: new TokenService(ds.getRepository(Token), crypto, bus),
       users: new Set(),
       taken: new Map(),
+      flavor: src.flavor,
     };
     this.channels = new ChannelService(ds, crypto, bus);
     this.dryRun = !!opts.dryRun;

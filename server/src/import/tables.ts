@@ -13,9 +13,10 @@ import {
   User,
   UserStatus,
 } from '../database/entities';
+import { CHANNEL_TYPES } from '../modules/channel/channel-types';
 import { splitList } from '../modules/channel/channel.service';
 import { keyHint, TokenService } from '../modules/token/token.service';
-import type { Row } from './source';
+import type { Row, SourceFlavor } from './source';
 import { isBlank, toBigInt, toText, toUnixSeconds } from './values';
 
 /** Which opt-in group a table belongs to (`--with logs,tasks,dashboard`); core tables always come. */
@@ -39,6 +40,7 @@ export interface MapState {
   users: Set<number>;
   /** Values of unique columns already taken in the target, by column (lower-cased where collation ignores case). */
   taken: Map<string, Set<string>>;
+  flavor: SourceFlavor;
 }
 
 export interface TableSpec {
@@ -173,8 +175,72 @@ function parseJsonObject(v: unknown): Record<string, unknown> | null {
   }
 }
 
+/** The OpenAI-compatible channel type, for providers that have no adapter of their own here. */
+const CUSTOM_TYPE = 8;
+
+/**
+ * one-api numbers channel types its own way from 26 on (and for a few early OpenAI resellers): its
+ * type → ours, with the base URL its type implied when the channel has none.
+ */
+const ONE_API_TYPES: Record<number, { type: number; name: string; baseUrl?: string }> = {
+  2: { type: CUSTOM_TYPE, name: 'API2D', baseUrl: 'https://oa.api2d.net' },
+  4: { type: CUSTOM_TYPE, name: 'CloseAI', baseUrl: 'https://api.closeai-proxy.xyz' },
+  5: { type: CUSTOM_TYPE, name: 'OpenAI-SB', baseUrl: 'https://api.openai-sb.com' },
+  26: { type: CUSTOM_TYPE, name: 'Baichuan', baseUrl: 'https://api.baichuan-ai.com' },
+  27: { type: 35, name: 'MiniMax' },
+  28: { type: 42, name: 'Mistral' },
+  29: { type: CUSTOM_TYPE, name: 'Groq', baseUrl: 'https://api.groq.com/openai' },
+  30: { type: 4, name: 'Ollama' },
+  32: { type: CUSTOM_TYPE, name: 'StepFun', baseUrl: 'https://api.stepfun.com' },
+  35: { type: 34, name: 'Cohere' },
+  36: { type: 43, name: 'DeepSeek' },
+  37: { type: 39, name: 'Cloudflare' },
+  39: { type: CUSTOM_TYPE, name: 'Together AI', baseUrl: 'https://api.together.xyz' },
+  40: { type: 45, name: 'Doubao' },
+  42: { type: 41, name: 'Vertex AI' },
+  44: { type: 40, name: 'SiliconFlow' },
+  45: { type: 48, name: 'xAI' },
+  47: { type: 46, name: 'Baidu v2' },
+  48: { type: CUSTOM_TYPE, name: 'iFlytek Spark v2', baseUrl: 'https://spark-api-open.xf-yun.com' },
+  49: {
+    type: CUSTOM_TYPE,
+    name: 'Alibaba Bailian',
+    baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode',
+  },
+  50: { type: CUSTOM_TYPE, name: 'OpenAI-compatible' },
+};
+/** one-api types with no adapter here (Coze, DeepL, Novita, Proxy, Replicate...). */
+const ONE_API_UNSUPPORTED: Record<number, string> = {
+  34: 'Coze',
+  38: 'DeepL',
+  41: 'Novita',
+  43: 'Proxy',
+  46: 'Replicate',
+  51: 'Gemini (OpenAI-compatible)',
+};
+
+function mapChannelType(out: Record<string, unknown>, r: RowCtx, s: MapState): void {
+  const type = Number(out.type);
+  if (s.flavor === 'one-api' && ONE_API_TYPES[type]) {
+    const to = ONE_API_TYPES[type];
+    out.type = to.type;
+    if (to.baseUrl && isBlank(out.base_url)) out.base_url = to.baseUrl;
+    r.change(`one-api type ${type} (${to.name}) is type ${to.type} (${CHANNEL_TYPES[to.type].name}) here`);
+    return;
+  }
+  const unsupported = s.flavor === 'one-api' ? ONE_API_UNSUPPORTED[type] : undefined;
+  if (unsupported || !CHANNEL_TYPES[type]) {
+    out.type = CUSTOM_TYPE;
+    out.status = ChannelStatus.ManuallyDisabled;
+    r.change(
+      `type ${type}${unsupported ? ` (${unsupported})` : ''} has no adapter here: imported as a disabled OpenAI-compatible channel`,
+    );
+  }
+}
+
 function mapChannel(src: Row, out: Record<string, unknown>, r: RowCtx, s: MapState): void {
   out.key = s.crypto.encrypt((toText(src.key) ?? '').trim());
+  mapChannelType(out, r, s);
   if (
     ![ChannelStatus.Enabled, ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled].includes(
       Number(out.status) as 1,

@@ -324,6 +324,11 @@ export async function fillLegacy(db: LegacyDb, upstreamUrl: string): Promise<Leg
       model_mapping: 'not json',
     }),
   ];
+  // The same provider under each flavor's own type number, and a type with no adapter here.
+  channels.push(
+    channel({ id: 4, type: newApi ? 43 : 36, key: 'sk-deepseek', name: 'DeepSeek', models: 'deepseek-chat' }),
+    channel({ id: 5, type: newApi ? 55 : 34, key: 'sk-other', name: 'no adapter', models: 'some-model' }),
+  );
   await db.insert('channels', channels);
   facts.rows.channels = channels.length;
   facts.rejected.channels = 0;

@@ -162,6 +162,14 @@ export function describeImport(flavor: Flavor): void {
       expect(
         await scalar('SELECT COUNT(*) AS n FROM abilities WHERE channel_id = 2 AND enabled = false'),
       ).toBe(1);
+      const types: Array<{ id: unknown; type: unknown; status: unknown }> = await ds.query(
+        'SELECT id, type, status FROM channels WHERE id IN (4, 5) ORDER BY id',
+      );
+      // DeepSeek is type 36 in one-api and 43 in new-api and here; a provider without an adapter is kept, disabled.
+      expect(types.map((t) => [Number(t.id), Number(t.type), Number(t.status)])).toEqual([
+        [4, 43, 1],
+        [5, 8, 2],
+      ]);
       const [ch]: Array<{ key: string; setting: string }> = await ds.query(
         'SELECT * FROM channels WHERE id = 1',
       );
