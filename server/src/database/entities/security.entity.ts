@@ -3,7 +3,7 @@ import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
 
 /**
  * One administrative change: who did what to which object, from where, and which non-secret fields
- * changed (from → to). Written by the audit interceptor; the API only reads it (no update, no delete).
+ * changed (from → to). Written by the management-log interceptor; the API only reads it (no update, no delete).
  */
 @Entity('audit_logs')
 export class AuditEntry {

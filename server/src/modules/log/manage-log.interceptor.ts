@@ -1,8 +1,10 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { concatMap, Observable } from 'rxjs';
+import { concatMap, from, Observable, switchMap } from 'rxjs';
 import type { MessageKey } from '../../common/i18n/messages';
 import { LogType } from '../../database/entities';
+import { AUDIT_ACTIONS } from '../security/audit-actions';
+import { AuditCapture, AuditService } from '../security/audit.service';
 import { LogService } from './log.service';
 
 type Raw = Record<string, unknown>;
@@ -93,41 +95,65 @@ function unwrap(value: unknown): unknown {
   return typeof v.success === 'boolean' && 'data' in v && 'message' in v ? v.data : value;
 }
 
+/**
+ * The record of administrative changes, written after a change succeeded: the audit trail (every route
+ * of AUDIT_ACTIONS: targets read before and after the handler, only real changes written) and, for
+ * channel administration, the management log line (type 3) of the usage log. Keyed by controller class
+ * and handler; a handler listed in neither table writes nothing.
+ */
 @Injectable()
 export class ManageLogInterceptor implements NestInterceptor {
   private readonly logger = new Logger('ManageLog');
 
-  constructor(private readonly logs: LogService) {}
+  constructor(
+    private readonly logs: LogService,
+    private readonly audit: AuditService,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const describe = CHANNEL_ACTIONS[`${context.getClass().name}.${context.getHandler().name}`];
-    if (!describe) return next.handle();
+    const handlerKey = `${context.getClass().name}.${context.getHandler().name}`;
+    const describe = CHANNEL_ACTIONS[handlerKey];
+    const audited = AUDIT_ACTIONS[handlerKey];
+    if (!describe && !audited) return next.handle();
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    return next.handle().pipe(
-      concatMap(async (value: unknown) => {
-        const actor = req.auth;
-        if (!actor) return value;
-        try {
-          const content = describe({
-            body: obj(req.body),
-            params: obj(req.params),
-            query: obj(req.query),
-            result: unwrap(value),
-          });
-          if (content)
-            await this.logs.record({
-              userId: actor.id,
-              username: actor.username,
-              type: LogType.Manage,
-              content: { key: content.key, params: { ...content.params, actor: actor.username } },
-            });
-        } catch (err) {
-          // The change is made; a lost audit line must not turn it into an error.
-          this.logger.error(`management log not written: ${(err as Error).message}`);
-        }
-        return value;
-      }),
+    const call = { body: obj(req.body), params: obj(req.params), query: obj(req.query) };
+    // The audited targets are read before the handler changes them.
+    const started: Promise<AuditCapture | null> = audited
+      ? this.audit.begin(audited, req, call).catch((err: Error) => {
+          this.logger.error(`audit snapshot failed: ${err.message}`);
+          return null;
+        })
+      : Promise.resolve(null);
+    return from(started).pipe(
+      switchMap((capture) =>
+        next.handle().pipe(
+          concatMap(async (value: unknown) => {
+            const result = unwrap(value);
+            // The change is made; a lost record must not turn it into an error.
+            try {
+              await capture?.finish(result);
+            } catch (err) {
+              this.logger.error(`audit entry not written: ${(err as Error).message}`);
+            }
+            const actor = req.auth;
+            if (!describe || !actor) return value;
+            try {
+              const content = describe({ ...call, result });
+              if (content)
+                await this.logs.record({
+                  userId: actor.id,
+                  username: actor.username,
+                  type: LogType.Manage,
+                  content: { key: content.key, params: { ...content.params, actor: actor.username } },
+                });
+            } catch (err) {
+              this.logger.error(`management log not written: ${(err as Error).message}`);
+            }
+            return value;
+          }),
+        ),
+      ),
     );
   }
 }

@@ -17,9 +17,20 @@ export interface Snapshot {
   secret: string[];
 }
 
-/** Fields that move by themselves (traffic, health checks), not by an administrator's edit. */
+/**
+ * Fields that move by themselves (traffic, health checks), or follow another recorded field (a new
+ * password ends older sessions), not by an administrator's edit.
+ */
 const VOLATILE: Record<string, string[]> = {
-  user: ['used_quota', 'request_count', 'created_at', 'aff_count', 'aff_quota', 'aff_history_quota'],
+  user: [
+    'used_quota',
+    'request_count',
+    'created_at',
+    'aff_count',
+    'aff_quota',
+    'aff_history_quota',
+    'sessions_valid_after',
+  ],
   channel: ['used_quota', 'balance', 'balance_updated_time', 'test_time', 'response_time', 'created_time'],
   redemption: ['created_time'],
   topup: [],
