@@ -37,6 +37,8 @@ export interface ImportOptions {
   /** Shows a progress bar per table on stderr (when it is a terminal). */
   progress?: boolean;
   log?: (line: string) => void;
+  /** Called after each batch is committed (rows of the table read so far, rows in it); throwing stops the import. */
+  onBatch?: (table: string, done: number, total: number) => void;
 }
 
 export interface ImportResult {
@@ -379,6 +381,7 @@ class Importer {
         if (!this.dryRun && out.length) await this.write(spec, out);
         imported.push(...out.map((r) => r.id as number));
         bar?.update(row.sourceRows);
+        this.opts.onBatch?.(spec.name, row.sourceRows, total);
       }
     } finally {
       bar?.stop();

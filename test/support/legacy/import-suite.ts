@@ -133,8 +133,26 @@ export function describeImport(flavor: Flavor): void {
       }
     });
 
-    it('imports every table, and the reconciliation matches row for row and quota for quota', async () => {
+    it('stops cleanly when interrupted: every committed batch is whole', async () => {
+      const stop = new Error('interrupted');
+      await expect(
+        run({
+          onBatch: (name, done) => {
+            if (name === 'tokens' && done >= 4) throw stop;
+          },
+        }),
+      ).rejects.toBe(stop);
+      expect(await scalar('SELECT COUNT(*) AS n FROM users')).toBe(facts.rows.users);
+      // Two batches of two tokens read, one of them refused: three written, none twice.
+      expect(await scalar('SELECT COUNT(*) AS n FROM tokens')).toBe(3);
+      expect(await scalar('SELECT COUNT(*) AS n FROM channels')).toBe(0);
+    });
+
+    it('imports every table after the interruption, and the reconciliation matches row for row and quota for quota', async () => {
       const r = await run();
+      expect(lines.join('\n')).toContain('resuming');
+      expect(table(r, 'users')).toMatchObject({ imported: 0, targetRows: facts.rows.users });
+      expect(table(r, 'tokens')).toMatchObject({ imported: facts.rows.tokens - facts.rejected.tokens - 3 });
       expect(lines.join('\n')).toContain('Every table reconciles.');
       expect(r.ok).toBe(true);
       for (const row of r.reconciliation) expect(reconciles(row)).toBe(true);
