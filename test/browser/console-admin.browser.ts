@@ -199,6 +199,24 @@ describe('users admin and settings page against the real server (built host-app 
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
+  it('en, root: "Models with no ratio" lists only what the relay cannot price', async () => {
+    const { root: api } = ready();
+    const made = await api.post('/api/channel/', {
+      type: 1,
+      name: 'ratio-check',
+      key: 'sk-ratio-check',
+      models: 'gpt-4o-mini-fail500,zz-unpriced-model',
+    });
+    expect(made.body.success).toBe(true);
+    const page = await openPage('en-US');
+    await signIn(page, '/setting', ROOT, false);
+    await page.getByRole('tab', { name: 'Models with no ratio' }).click();
+    await page.getByText('zz-unpriced-model', { exact: true }).waitFor();
+    // Billed by the gpt-4o-mini prefix, as the relay does: not "without a ratio".
+    expect(await page.getByText('gpt-4o-mini-fail500', { exact: true }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
   it('zh, root: a change on every settings tab persists across a reload', async () => {
     const { app: server } = ready();
     const page = await openPage('zh-CN');

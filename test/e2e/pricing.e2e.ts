@@ -211,4 +211,18 @@ describe('pricing and group lists', () => {
     for (const path of ['/api/models', '/api/user/models', '/api/user/self/groups'])
       expect((await request(t.url).get(path)).status).toBe(401);
   });
+
+  it('lists the models the relay cannot price for admins, with its own prefix lookup', async () => {
+    await makeChannel(t, {
+      base_url: 'https://upstream.example.com',
+      models: 'gpt-4o-mini-fail500,zeta-draw-hd,nothing-like-it',
+      group: 'default',
+    });
+    const res = await root.get('/api/pricing/unpriced');
+    expect(res.body.success).toBe(true);
+    // gpt-4o-mini-fail500 and zeta-draw-hd are billed by the gpt-4o and zeta-draw prefixes.
+    expect(res.body.data).toEqual(['nothing-like-it', 'unpriced-x']);
+    expect((await user.get('/api/pricing/unpriced')).status).toBe(403);
+    expect((await request(t.url).get('/api/pricing/unpriced')).status).toBe(401);
+  });
 });

@@ -33,6 +33,11 @@ export const optionsApi = gatehouseApi
       getEnabledModels: builder.query<string[], void>({
         query: () => '/api/channel/models_enabled',
       }),
+      /** Served models the relay cannot price, by its own lookup (prefixes included). */
+      getUnpricedModels: builder.query<string[], void>({
+        query: () => '/api/pricing/unpriced',
+        providesTags: ['Options'],
+      }),
     }),
   });
 
@@ -42,6 +47,7 @@ export const {
   useResetModelRatioMutation,
   useDeleteLogsBeforeMutation,
   useGetEnabledModelsQuery,
+  useGetUnpricedModelsQuery,
 } = optionsApi;
 
 export interface OptionValues {

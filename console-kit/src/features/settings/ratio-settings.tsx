@@ -21,7 +21,7 @@ import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { OptionsPanel, type FieldSpec } from './options-panel';
-import { useGetEnabledModelsQuery, useResetModelRatioMutation, type OptionValues } from './options-api';
+import { useGetUnpricedModelsQuery, useResetModelRatioMutation, type OptionValues } from './options-api';
 import { ModelPriceDialog } from './model-price-dialog';
 import { BatchBar, PriceTableEditor, useSavePriceRows } from './price-table-editor';
 import { applyBatch, buildPriceRows, emptyDraft, modelsWithoutPrice, type PriceRow } from './price-table';
@@ -99,11 +99,14 @@ export function RatioSettings({ options }: { options: OptionValues }) {
   );
 }
 
-/** Enabled models that cannot be billed yet; a price or ratio set here is saved at once. */
+/**
+ * Enabled models the relay cannot bill (the server's answer, from the same price lookup the relay
+ * uses); a price or ratio set here is saved at once.
+ */
 function UnsetModels({ options }: { options: OptionValues }) {
   const { t } = useSettingsTranslation();
   const notify = useNotify();
-  const enabled = useGetEnabledModelsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const enabled = useGetUnpricedModelsQuery(undefined, { refetchOnMountOrArgChange: true });
   const savePriceRows = useSavePriceRows();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<string | null>(null);
@@ -130,6 +133,7 @@ function UnsetModels({ options }: { options: OptionValues }) {
     const names = new Set(added.map((row) => row.name));
     if (await savePriceRows(stored, [...current().filter((row) => !names.has(row.name)), ...added])) {
       setSelected(new Set());
+      void enabled.refetch();
     }
   };
 

@@ -51,6 +51,8 @@ function optionServer(refuse: Record<string, string> = {}, stored: Record<string
       return envelope(null);
     },
     'GET /api/channel/models_enabled': () => envelope(['gpt-4o', 'mj_imagine', 'brand-new']),
+    // The server's answer, priced by prefix as the relay does: gpt-4o-mini-x bills as gpt-4o.
+    'GET /api/pricing/unpriced': () => envelope(['brand-new']),
   });
   return { server, puts, values };
 }
@@ -326,6 +328,7 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('tab', { name: 'Models with no ratio' }));
     expect(await screen.findByText('brand-new')).toBeTruthy();
     expect(screen.queryByText('gpt-4o')).toBeNull();
+    expect(screen.queryByText('mj_imagine')).toBeNull();
   });
 
   it('refuses ordinary users', async () => {

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RawResponse } from '../../common/http/envelope';
 import { UserStatus } from '../../database/entities';
-import { Public } from '../auth/access.decorator';
+import { AdminOnly, Public } from '../auth/access.decorator';
 import { AuthGuard } from '../auth/auth.guard';
 import type { UserSnapshot } from '../user/user-cache.service';
 import { PricingAnswer, PricingService } from './pricing.service';
@@ -26,6 +26,16 @@ export class PricingController {
   })
   async get(@Req() req: FastifyRequest): Promise<PricingAnswer> {
     return this.pricing.pricing(await this.viewer(req));
+  }
+
+  @Get('unpriced')
+  @AdminOnly()
+  @ApiOperation({
+    summary:
+      'Models of enabled channels the relay cannot price (same lookup as billing, prefixes included) → [name]',
+  })
+  unpriced(): Promise<string[]> {
+    return this.pricing.unpriced();
   }
 
   /** The signed-in caller, if any; a visitor (or a failed sign-in) is priced as the default group. */

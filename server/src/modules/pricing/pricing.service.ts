@@ -90,6 +90,17 @@ export class PricingService implements OnModuleInit {
     return models;
   }
 
+  /**
+   * Models served by an enabled channel that the relay cannot price (the same lookup it bills with,
+   * prefixes included), sorted by name: calls to them are refused unless unpriced models are accepted.
+   */
+  async unpriced(): Promise<string[]> {
+    const tables = this.tables();
+    return [...(await this.servedModels()).keys()]
+      .filter((model) => priceOf(tables, model, 'default', 'default') === null)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   async pricing(viewer: UserSnapshot | null): Promise<PricingAnswer> {
     const tables = this.tables();
     const userGroup = viewer?.group || 'default';
