@@ -75,10 +75,12 @@ describe('coding agents on every channel format', () => {
     mock = await MockUpstream.start();
     t = await startApp();
     root = await setupRoot(t);
-    const models = CHANNELS.map((c) => c.model);
+    const models = [...CHANNELS.map((c) => c.model), 'embed-gemini', 'embed-openai'];
     await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
     await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))));
     for (const c of CHANNELS) await makeChannel(t, { type: c.type, base_url: mock.url, models: c.model });
+    await makeChannel(t, { type: 24, base_url: mock.url, models: 'embed-gemini' });
+    await makeChannel(t, { type: 1, base_url: mock.url, models: 'embed-openai' });
     await setQuota(t, root.userId!, 10_000_000);
     key = (await makeToken(t, root.userId!)).key;
   });
@@ -333,5 +335,116 @@ describe('coding agents on every channel format', () => {
         expect(await unknown.json()).toMatchObject({ error: { status: 'NOT_FOUND' } });
       },
     );
+  });
+
+  describe('embeddings across formats', () => {
+    const genai = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.url } });
+
+    it('serves OpenAI /v1/embeddings on a Gemini channel (batchEmbedContents), billed by the prompt', async () => {
+      mock.reset();
+      const res = await openai().embeddings.create({
+        model: 'embed-gemini',
+        input: ['first text to embed', 'second text'],
+        dimensions: 8,
+      });
+      expect(res.data.map((d) => d.index)).toEqual([0, 1]);
+      expect(res.data[0].embedding).toHaveLength(8);
+      expect(res.data[0].embedding.every((v) => typeof v === 'number' && Number.isFinite(v))).toBe(true);
+      expect(res.usage.prompt_tokens).toBeGreaterThan(0);
+      expect(mock.last!.path).toBe('/v1beta/models/embed-gemini:batchEmbedContents');
+      expect(mock.last!.body).toEqual({
+        requests: [
+          {
+            model: 'models/embed-gemini',
+            content: { parts: [{ text: 'first text to embed' }] },
+            outputDimensionality: 8,
+          },
+          {
+            model: 'models/embed-gemini',
+            content: { parts: [{ text: 'second text' }] },
+            outputDimensionality: 8,
+          },
+        ],
+      });
+      const floats = await openai().embeddings.create({
+        model: 'embed-gemini',
+        input: 'one',
+        encoding_format: 'float',
+        dimensions: 4,
+      });
+      expect(floats.data[0].embedding).toHaveLength(4);
+      await settle(t);
+      expect(await lastLog()).toMatchObject({
+        type: 2,
+        model_name: 'embed-gemini',
+        prompt_tokens: floats.usage.prompt_tokens,
+      });
+      expect((await lastLog()).quota).toBeGreaterThan(0);
+    });
+
+    it('serves Gemini embedContent and batchEmbedContents on a Gemini and on an OpenAI channel', async () => {
+      for (const model of ['embed-gemini', 'embed-openai']) {
+        mock.reset();
+        const batch = await genai().models.embedContent({
+          model,
+          contents: ['alpha beta', 'gamma'],
+          config: { outputDimensionality: 6 },
+        });
+        expect(batch.embeddings).toHaveLength(2);
+        expect(batch.embeddings![0].values).toHaveLength(6);
+        if (model === 'embed-openai') {
+          expect(mock.last!.path).toBe('/v1/embeddings');
+          expect(mock.last!.body).toMatchObject({
+            model: 'embed-openai',
+            input: ['alpha beta', 'gamma'],
+            dimensions: 6,
+          });
+        }
+        const single = await post(
+          `/v1beta/models/${model}:embedContent`,
+          { content: { parts: [{ text: 'just one' }] }, outputDimensionality: 5 },
+          { 'x-goog-api-key': key },
+        );
+        expect(single.status).toBe(200);
+        const body = (await single.json()) as { embedding: { values: number[] } };
+        expect(body.embedding.values).toHaveLength(5);
+      }
+    });
+
+    it('bills Gemini-format embeddings by their real prompt and screens their text', async () => {
+      mock.reset();
+      const text =
+        'a fairly long passage of text that an embedding request would carry to the upstream model';
+      const res = await post(
+        '/v1beta/models/embed-gemini:batchEmbedContents',
+        { requests: [{ model: 'models/embed-gemini', content: { parts: [{ text }] } }] },
+        { 'x-goog-api-key': key },
+      );
+      expect(res.status).toBe(200);
+      await settle(t);
+      const log = await lastLog();
+      expect(log).toMatchObject({ type: 2, model_name: 'embed-gemini' });
+      expect(log.prompt_tokens).toBeGreaterThan(10);
+      expect(log.quota).toBe(log.prompt_tokens);
+
+      await putOption(root, 'SensitiveWords', 'forbiddenword');
+      await putOption(root, 'CheckSensitiveEnabled', true);
+      await putOption(root, 'CheckSensitiveOnPromptEnabled', true);
+      try {
+        mock.reset();
+        const refused = await post(
+          '/v1beta/models/embed-gemini:embedContent',
+          { content: { parts: [{ text: 'this holds forbiddenword inside' }] } },
+          { 'x-goog-api-key': key },
+        );
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toMatchObject({
+          error: { status: 'INVALID_ARGUMENT', message: expect.stringContaining('forbiddenword') },
+        });
+        expect(mock.requests).toHaveLength(0);
+      } finally {
+        await putOption(root, 'CheckSensitiveEnabled', false);
+      }
+    });
   });
 });

@@ -21,6 +21,7 @@ import { ChannelHealthService } from '../channel-health.service';
 import { hasChannel } from '../channel-selector';
 import { relayFail } from '../errors';
 import { toHubRequest } from '../formats';
+import { geminiEmbedToOpenAIRequest } from '../formats/gemini';
 import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
 import { ipAllowed, RelayCacheService, TokenSnapshot } from '../relay-cache.service';
@@ -159,6 +160,8 @@ export class RelayAdmission {
 /** The request in the hub (OpenAI chat) shape, for prompt counting and screening. */
 export function hubBody(req: InboundRequest, model: string, stream: boolean): JsonObject {
   try {
+    // Gemini embedContent / batchEmbedContents bodies hold their text in content parts, not messages.
+    if (req.mode === 'embeddings' && req.format === 'gemini') return geminiEmbedToOpenAIRequest(req.body ?? {}, model);
     return toHubRequest(req.format, req.body ?? {}, model, stream);
   } catch {
     throw relayFail(400, 'relay_bad_body', { reason: 'cannot convert' });

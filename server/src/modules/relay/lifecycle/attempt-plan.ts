@@ -11,6 +11,7 @@ import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../chann
 import { relayFail } from '../errors';
 import { fromHubRequest } from '../formats';
 import { uncarriedField } from '../formats/carry';
+import { embeddingsRequestFor } from '../formats/gemini';
 import type { RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
 import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from '../scoped-limit.service';
@@ -154,7 +155,8 @@ function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAd
   const inbound = req.body ?? {};
   let body: JsonObject;
   const same = sameFormat(ctx, adapter);
-  if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = { ...inbound };
+  if (req.mode === 'embeddings' && !same) body = { ...embeddingsRequestFor(req.format, adapter.format, inbound, upstreamModel) };
+  else if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = { ...inbound };
   else {
     const hub = applySetting(hubBody(req, ctx.model, ctx.stream), ch);
     const table = settings.claudeDefaultMaxTokens;

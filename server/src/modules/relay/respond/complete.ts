@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { RelayError } from '../errors';
 import { fromHubResponse, toHubResponse, usageOf } from '../formats';
+import { embeddingsAnswerFor } from '../formats/gemini';
 import { sameFormat, sameShape, type Attempt } from '../lifecycle/attempt-plan';
 import type { RelayContext } from '../relay-context';
 import { aggregateStream } from '../streaming/aggregate';
@@ -68,6 +69,7 @@ export async function relayBinary(ctx: RelayContext, a: Attempt, up: UpstreamRes
 /** Converts a complete answer from the channel's format to the caller's. */
 function toClientFormat(ctx: RelayContext, a: Attempt, json: JsonObject): JsonObject {
   const from = a.adapter.format;
+  if (ctx.req.mode === 'embeddings') return embeddingsAnswerFor(from, ctx.req.format, json, ctx.req.body ?? {}, ctx.model, () => ctx.prompt());
   if (ctx.req.mode !== 'chat' && ctx.req.mode !== 'responses') return json;
   if (sameFormat(ctx, a.adapter)) return from === 'openai' || from === 'responses' ? { ...json, model: ctx.model } : json;
   return fromHubResponse(ctx.req.format, toHubResponse(from, json, ctx.model), ctx.model);

@@ -118,7 +118,8 @@ function chatBody(req: AdapterRequest, thinkingConfig: JsonRecord | null, model:
 }
 
 function embeddingsBody(req: AdapterRequest, model: string): JsonObject {
-  if (!Array.isArray(req.body.requests)) return req.body;
+  // An embedContent body ({content, ...}) is sent as a batch of one (the answer is unwrapped again).
+  if (!Array.isArray(req.body.requests)) return { requests: [{ ...req.body, model: `models/${model}` }] };
   const requests = arr(req.body.requests).map((item) =>
     isObj(item) ? { ...item, model: `models/${model}` } : item,
   );

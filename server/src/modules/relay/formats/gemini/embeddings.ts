@@ -7,10 +7,10 @@
  *          outputDimensionality?}]} → {embeddings: [{values: number[]}]}
  *          POST /models/<m>:embedContent {content, outputDimensionality?} → {embedding: {values}}
  *
- * Embeddings are always float arrays (a base64 encoding_format is the caller's business); token-array
- * inputs cannot be detokenized and are sent as their JSON text.
+ * Gemini answers float arrays; an OpenAI caller that asked for `encoding_format: "base64"` gets them
+ * encoded as OpenAI does. Token-array inputs cannot be detokenized and are sent as their JSON text.
  */
-import type { Json, JsonObject } from '../../types';
+import type { Json, JsonObject, WireFormat } from '../../types';
 import { asObject, isArray, num, objects, pick, str, type JsonMap } from './json';
 
 function modelPath(model: string): string {
@@ -78,4 +78,52 @@ export function openAIEmbeddingsToGeminiResponse(body: JsonObject, opts: { singl
   const embeddings = data.map((d) => ({ values: isArray(d.embedding) ? d.embedding : [] }));
   if (opts.single) return { embedding: embeddings[0] ?? { values: [] } };
   return { embeddings };
+}
+
+/**
+ * An embeddings request in the caller's format (`from`) as the channel's (`to`): OpenAI ⇄ Gemini
+ * converted, anything else as it is. `model` is the upstream model name.
+ */
+export function embeddingsRequestFor(
+  from: WireFormat,
+  to: WireFormat,
+  body: JsonObject,
+  model: string,
+): JsonObject {
+  if (from === 'openai' && to === 'gemini') return openAIEmbeddingsToGeminiRequest(body, model);
+  if (from === 'gemini' && to === 'openai') return geminiEmbedToOpenAIRequest(body, model);
+  return body;
+}
+
+/**
+ * A channel's embeddings answer (in `from`) as the caller's (`to`). A Gemini caller of embedContent
+ * (a body without `requests`) gets `{embedding}`, of batchEmbedContents `{embeddings}`; an OpenAI
+ * caller of a Gemini channel gets `usage` from `promptTokens` (Gemini reports none).
+ */
+export function embeddingsAnswerFor(
+  from: WireFormat,
+  to: WireFormat,
+  answer: JsonObject,
+  request: JsonObject,
+  model: string,
+  promptTokens: () => number,
+): JsonObject {
+  const single = to === 'gemini' && !isArray(request.requests);
+  if (from === 'gemini' && to === 'openai') {
+    const out = geminiEmbedToOpenAIResponse(answer, model, promptTokens());
+    // The OpenAI SDKs ask for base64 by default: little-endian float32, as OpenAI encodes it.
+    if (request.encoding_format === 'base64')
+      for (const item of objects(out.data))
+        if (isArray(item.embedding)) item.embedding = float32Base64(item.embedding);
+    return out;
+  }
+  if (from === 'openai' && to === 'gemini') return openAIEmbeddingsToGeminiResponse(answer, { single });
+  if (from === 'gemini' && single && isArray(answer.embeddings))
+    return { embedding: answer.embeddings[0] ?? { values: [] } };
+  return answer;
+}
+
+function float32Base64(values: Json[]): string {
+  const floats = new Float32Array(values.map((v) => (typeof v === 'number' ? v : 0)));
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
 }

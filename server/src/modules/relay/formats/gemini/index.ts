@@ -15,5 +15,7 @@ export {
   geminiEmbedToOpenAIRequest,
   geminiEmbedToOpenAIResponse,
   openAIEmbeddingsToGeminiResponse,
+  embeddingsRequestFor,
+  embeddingsAnswerFor,
 } from './embeddings';
 export { toGeminiSchema, fromGeminiSchema } from './schema';
