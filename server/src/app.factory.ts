@@ -15,6 +15,7 @@ import { metricsRoutes } from './modules/metrics/metrics-routes';
 import { AppError } from './common/app-error';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './common/http/json-depth';
+import { registerSecurityHeaders } from './common/http/security-headers';
 import { newRequestId, REQUEST_ID_HEADER } from './common/http/request-id';
 import { pickLang } from './common/i18n/messages';
 import type { AppConfig } from './config/app-config';
@@ -72,6 +73,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       done();
     });
 
+  await registerSecurityHeaders(fastify, config.frameAncestors);
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(fastifyStatic, {
     root: existsSync(config.staticDir) ? config.staticDir : process.cwd(),

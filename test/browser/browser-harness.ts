@@ -48,8 +48,17 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile per call (its own --user-data-dir), removed again by close(). */
-export async function launchChromium(options: { locale?: string } = {}): Promise<BrowserHarness> {
+/**
+ * A fresh Chromium profile per call (its own --user-data-dir), removed again by close().
+ *
+ * The server's Content-Security-Policy is bypassed unless `enforceCsp` is set: tests use Playwright
+ * helpers that compile string predicates with eval (`waitForFunction('...')`), which the policy rightly
+ * forbids to page scripts. How the console behaves under the policy is what console-csp.browser.ts
+ * tests, with `enforceCsp: true`.
+ */
+export async function launchChromium(
+  options: { locale?: string; enforceCsp?: boolean } = {},
+): Promise<BrowserHarness> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'gatehouse-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
@@ -57,6 +66,7 @@ export async function launchChromium(options: { locale?: string } = {}): Promise
       headless: true,
       args: CHROMIUM_ARGS,
       locale: options.locale ?? 'zh-CN',
+      bypassCSP: !options.enforceCsp,
       viewport: { width: 1280, height: 800 },
     });
     return {

@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { EnvDto } from './env.dto';
+import { parseFrameAncestors } from './frame-ancestors';
 import { DatabaseConfig, parseSqlDsn } from './sql-dsn';
 
 /**
@@ -55,6 +56,8 @@ export interface AppConfig {
    * required) or METRICS_ENABLED=true (open without a token).
    */
   metrics: { enabled: boolean; token: string | null };
+  /** Sources besides the console's own origin allowed to frame its pages (`'none'`: nobody, not even itself). */
+  frameAncestors: string[];
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +114,11 @@ export function loadConfig(
     dto.SESSION_SECRET ?? persistedSecret(dataDir, '.session_secret', 'SESSION_SECRET', logger);
   const cryptoSecret = dto.CRYPTO_SECRET ?? sessionSecret;
   const int = (v: string | undefined, d: number) => (v === undefined ? d : Number.parseInt(v, 10));
+  const frameAncestors = parseFrameAncestors(dto.CSP_FRAME_ANCESTORS);
+  if (frameAncestors.invalid.length)
+    throw new ConfigError(
+      `Invalid environment:\n  CSP_FRAME_ANCESTORS: not an http(s) origin or none: ${frameAncestors.invalid.join(', ')}`,
+    );
   if (dto.METRICS_ENABLED === 'true' && !dto.METRICS_TOKEN)
     logger?.warn(
       'METRICS_ENABLED=true without METRICS_TOKEN: /metrics is open to anyone who can reach the port.',
@@ -165,6 +173,7 @@ export function loadConfig(
       enabled: dto.METRICS_ENABLED === 'true' || (dto.METRICS_ENABLED !== 'false' && !!dto.METRICS_TOKEN),
       token: dto.METRICS_TOKEN ?? null,
     },
+    frameAncestors: frameAncestors.sources,
   };
 }
 

@@ -57,4 +57,6 @@ export class EnvDto {
   LINUXDO_OAUTH_URL?: string;
   @IsOptional() @IsIn(['true', 'false']) METRICS_ENABLED?: string;
   @IsOptional() @Matches(/^\S+$/, { message: 'must not contain spaces' }) METRICS_TOKEN?: string;
+  /** Origins whose pages may frame the console (CSP frame-ancestors), or `none`; checked in loadConfig. */
+  @IsOptional() @IsString() CSP_FRAME_ANCESTORS?: string;
 }
