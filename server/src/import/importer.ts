@@ -326,21 +326,24 @@ class Importer {
     };
     const total = await this.src.count(spec.name);
     const bar = this.progressBar(spec.name, total);
-    let after = INT32_MIN;
+    let after = BigInt(INT32_MIN);
     let plannedRows = 0;
+    // Ids stay those of the source: they must fit our id column.
+    const maxId = String(meta.primaryColumns[0].type) === 'bigint' ? Number.MAX_SAFE_INTEGER : INT32_MAX;
     let plannedQuota = 0n;
     const imported: number[] = [];
     try {
       for (;;) {
         const batch = await this.src.batch(spec.name, after, this.batchSize);
         if (!batch.length) break;
-        const ids = batch.map((r) => Number(toBigInt(r.id)));
-        after = ids[ids.length - 1];
-        const done = await this.ledgerIds(spec.name, ids[0], after);
+        after = toBigInt(batch[batch.length - 1].id) ?? after;
+        const ids = batch.map((r) => Number(toBigInt(r.id))).filter((id) => Number.isSafeInteger(id));
+        const [lo, hi] = ids.length ? [Math.min(...ids), Math.max(...ids)] : [0, -1];
+        const done = await this.ledgerIds(spec.name, lo, hi);
         const present =
           this.dryRun && !(await this.tableExists(spec.name))
             ? new Set<number>()
-            : await this.existingIds(spec.name, ids[0], after);
+            : await this.existingIds(spec.name, lo, hi);
         const out: Array<Record<string, unknown>> = [];
         for (const srcRow of batch) {
           const id = Number(toBigInt(srcRow.id));
@@ -359,8 +362,8 @@ class Importer {
             row.rejected++;
             row.rejectedQuota += q;
           };
-          if (!Number.isSafeInteger(id) || id <= 0 || id > INT32_MAX) {
-            fail('id is not a positive 32-bit number');
+          if (!Number.isSafeInteger(id) || id <= 0 || id > maxId) {
+            fail(`id is not a whole number from 1 to ${maxId}`);
             continue;
           }
           if (present.has(id)) {
@@ -436,7 +439,7 @@ class Importer {
       const name = col.databaseName;
       if (name === 'id' || computed.has(name)) continue;
       const from = renamedFrom.get(name) ?? name;
-      out[name] = this.coerce(spec.name, col, src[from], ctx, name === quotaCol);
+      out[name] = this.coerce(col, src[from], ctx, name === quotaCol);
     }
     spec.map?.(src, out, ctx, this.state);
     if (rejected) return { reject: rejected };
@@ -451,7 +454,7 @@ class Importer {
     return { row: out, adjusted };
   }
 
-  private coerce(table: string, col: ColumnMetadata, v: unknown, ctx: RowCtx, isQuota: boolean): unknown {
+  private coerce(col: ColumnMetadata, v: unknown, ctx: RowCtx, isQuota: boolean): unknown {
     const name = col.databaseName;
     const type = String(col.type);
     const fallback = (): unknown => {
@@ -500,7 +503,6 @@ class Importer {
           ctx.change(`${name} longer than ${col.length} characters: cut`);
           return truncateChars(s, Number(col.length));
         }
-        void table;
         return s;
       }
     }

@@ -181,11 +181,12 @@ export class SourceDb {
     return Number(r.n);
   }
 
-  /** Up to `limit` rows with id > afterId, by id. */
-  async batch(table: string, afterId: number, limit: number): Promise<Row[]> {
+  /** Up to `limit` rows with id > afterId, by id (ids compared exactly, whatever their size). */
+  async batch(table: string, afterId: bigint, limit: number): Promise<Row[]> {
+    const after = this.driver === 'sqlite' ? afterId : afterId.toString();
     const rows: Row[] = await this.ds.query(
       `SELECT * FROM ${this.q(table)} WHERE ${this.q('id')} > ${this.p(1)} ORDER BY ${this.q('id')} LIMIT ${Math.floor(limit)}`,
-      [afterId],
+      [after],
     );
     return rows.map(lowerKeys);
   }

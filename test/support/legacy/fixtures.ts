@@ -535,6 +535,22 @@ export async function fillLegacy(db: LegacyDb, upstreamUrl: string): Promise<Leg
       channel_id: 0,
       is_stream: false,
     },
+    // A busy deployment's log ids pass 2^31.
+    {
+      id: 3_000_000_001,
+      user_id: 2,
+      created_at: NOW - 100,
+      type: 2,
+      content: '',
+      username: 'alice',
+      token_name: 'alice 的 key',
+      model_name: 'gpt-4o-mini',
+      quota: 7,
+      prompt_tokens: 3,
+      completion_tokens: 1,
+      channel_id: 1,
+      is_stream: true,
+    },
   ];
   for (const l of logs) {
     if (newApi)
@@ -548,5 +564,6 @@ export async function fillLegacy(db: LegacyDb, upstreamUrl: string): Promise<Leg
     else Object.assign(l, { elapsed_time: 2300, request_id: 'req-1' });
   }
   await db.insert('logs', logs);
+  facts.rows.logs = logs.length;
   return facts;
 }
