@@ -447,4 +447,92 @@ describe('coding agents on every channel format', () => {
       }
     });
   });
+
+  describe('structured output across formats', () => {
+    const schema = {
+      type: 'object',
+      properties: { answer: { type: 'string' } },
+      required: ['answer'],
+      additionalProperties: false,
+    };
+
+    it('maps OpenAI response_format json_schema to Anthropic output_config.format and Gemini responseSchema', async () => {
+      mock.reset();
+      await openai().chat.completions.create({
+        model: 'agent-claude',
+        messages: [{ role: 'user', content: 'hi' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
+      });
+      expect((mock.last!.body as { output_config: unknown }).output_config).toEqual({
+        format: { type: 'json_schema', schema },
+      });
+      await openai().responses.create({
+        model: 'agent-claude',
+        input: 'hi',
+        text: { format: { type: 'json_schema', name: 'answer', schema, strict: true } },
+      });
+      expect((mock.last!.body as { output_config: unknown }).output_config).toEqual({
+        format: { type: 'json_schema', schema },
+      });
+      await openai().chat.completions.create({
+        model: 'agent-gemini',
+        messages: [{ role: 'user', content: 'hi' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } },
+      });
+      const config = (mock.last!.body as { generationConfig: Record<string, unknown> }).generationConfig;
+      expect(config.responseMimeType).toBe('application/json');
+      expect(JSON.stringify(config.responseSchema ?? config.responseJsonSchema)).toContain('"answer"');
+    });
+
+    it('maps Anthropic output_config.format to OpenAI response_format and Gemini responseSchema', async () => {
+      for (const model of ['agent-openai', 'agent-gemini']) {
+        mock.reset();
+        const res = await post(
+          '/v1/messages',
+          {
+            model,
+            max_tokens: 256,
+            messages: [{ role: 'user', content: 'hi' }],
+            output_config: { format: { type: 'json_schema', schema } },
+          },
+          { 'anthropic-version': '2023-06-01' },
+        );
+        expect(res.status).toBe(200);
+        const sent = mock.last!.body as Record<string, Record<string, unknown>>;
+        if (model === 'agent-openai')
+          expect(sent.response_format).toEqual({
+            type: 'json_schema',
+            json_schema: { name: 'response', schema, strict: true },
+          });
+        else
+          expect(
+            JSON.stringify(sent.generationConfig.responseSchema ?? sent.generationConfig.responseJsonSchema),
+          ).toContain('"answer"');
+      }
+    });
+
+    it('refuses a JSON mode an Anthropic channel cannot carry with a 400 naming it', async () => {
+      mock.reset();
+      const res = await post('/v1/chat/completions', {
+        model: 'agent-claude',
+        messages: [{ role: 'user', content: 'hi' }],
+        response_format: { type: 'json_object' },
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+        'response_format (json_object)',
+      );
+      const gemini = await post(
+        '/v1beta/models/agent-claude:generateContent',
+        {
+          contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+          generationConfig: { responseMimeType: 'application/json' },
+        },
+        { 'x-goog-api-key': key },
+      );
+      expect(gemini.status).toBe(400);
+      expect(await gemini.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
+      expect(mock.requests).toHaveLength(0);
+    });
+  });
 });

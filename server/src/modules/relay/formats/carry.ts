@@ -3,7 +3,7 @@
  * 400 naming the field (on a channel that would need the conversion) rather than sent without it.
  */
 import type { JsonObject, WireFormat } from '../types';
-import { objects, str } from './json';
+import { asObject, objects, str } from './json';
 
 /** Responses features that live on OpenAI's servers (state, background runs, built-in tools). */
 function responsesOnly(body: JsonObject): string | null {
@@ -28,6 +28,24 @@ export function uncarriedField(from: WireFormat, to: WireFormat, body: JsonObjec
   if (from === 'responses') {
     const field = responsesOnly(body);
     if (field) return field;
+  }
+  // Anthropic enforces a JSON schema but has no bare JSON mode.
+  if (to === 'anthropic') {
+    const format =
+      from === 'responses' ? asObject(asObject(body.text).format) : asObject(body.response_format);
+    if (format.type === 'json_object')
+      return from === 'responses' ? 'text.format (json_object)' : 'response_format (json_object)';
+    if (from === 'gemini') {
+      const config = asObject(body.generationConfig ?? body.generation_config);
+      const mime = config.responseMimeType ?? config.response_mime_type;
+      const schema =
+        config.responseSchema ??
+        config.response_schema ??
+        config.responseJsonSchema ??
+        config.response_json_schema;
+      if (mime === 'application/json' && (schema === undefined || schema === null))
+        return 'generationConfig.responseMimeType (JSON without a schema)';
+    }
   }
   return null;
 }

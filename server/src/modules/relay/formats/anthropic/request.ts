@@ -198,7 +198,22 @@ export function anthropicToOpenAIRequest(body: JsonObject): JsonObject {
   if (user !== undefined) out.user = user;
   const effort = reasoningEffort(body);
   if (effort !== undefined) out.reasoning_effort = effort;
+  const format = structuredOutput(body);
+  if (format !== undefined) out.response_format = format as Json;
   return out;
+}
+
+/**
+ * Structured output (`output_config.format`, or the earlier beta's `output_format`) → OpenAI
+ * response_format json_schema (Anthropic always enforces the schema: strict).
+ */
+function structuredOutput(body: JsonObject): JsonObject | undefined {
+  const format = asObject(asObject(body.output_config).format ?? body.output_format);
+  if (format.type !== 'json_schema' || !isObject(format.schema)) return undefined;
+  return {
+    type: 'json_schema',
+    json_schema: { name: 'response', schema: format.schema as Json, strict: true },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,6 +398,11 @@ export function openAIToAnthropicRequest(body: JsonObject, opts: OpenAIToAnthrop
   if (typeof body.stream === 'boolean') out.stream = body.stream;
   const user = asString(body.user);
   if (user !== undefined) out.metadata = { user_id: user };
+  // response_format json_schema → output_config.format (json_object has no equivalent: refused before).
+  const responseFormat = asObject(body.response_format);
+  const schema = asObject(responseFormat.json_schema).schema;
+  if (responseFormat.type === 'json_schema' && isObject(schema))
+    out.output_config = { format: { type: 'json_schema', schema } };
 
   const effort = asString(body.reasoning_effort);
   if (opts.thinkingBudgetPercentage !== undefined && effort !== undefined && effort !== 'none') {
