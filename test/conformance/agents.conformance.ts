@@ -535,4 +535,78 @@ describe('coding agents on every channel format', () => {
       expect(mock.requests).toHaveLength(0);
     });
   });
+
+  describe('client headers for an upstream of the same format', () => {
+    const betas = ['context-management-2025-06-27', 'interleaved-thinking-2025-05-14'];
+    const claudeCode = () =>
+      new Anthropic({
+        apiKey: key,
+        baseURL: t.url,
+        maxRetries: 0,
+        defaultHeaders: { 'x-app': 'cli', 'user-agent': 'claude-cli/2.0.31 (external, cli)' },
+      });
+
+    it("forwards Claude Code's anthropic-beta to an Anthropic channel (merged with the model's own), not to others", async () => {
+      mock.reset();
+      await claudeCode().beta.messages.create({
+        model: 'agent-claude',
+        max_tokens: 64,
+        betas,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(mock.last!.headers['anthropic-beta']).toBe(betas.join(','));
+      expect(mock.last!.headers['x-api-key']).toBe('sk-upstream-key');
+
+      await putOption(
+        root,
+        'claude.model_headers_settings',
+        JSON.stringify({ 'agent-claude': { 'anthropic-beta': 'output-128k-2025-02-19' } }),
+      );
+      try {
+        await claudeCode().beta.messages.create({
+          model: 'agent-claude',
+          max_tokens: 64,
+          betas,
+          messages: [{ role: 'user', content: 'hi' }],
+        });
+        expect(String(mock.last!.headers['anthropic-beta']).split(',')).toEqual([
+          'output-128k-2025-02-19',
+          ...betas,
+        ]);
+      } finally {
+        await putOption(root, 'claude.model_headers_settings', '{}');
+      }
+
+      await claudeCode().beta.messages.create({
+        model: 'agent-openai',
+        max_tokens: 64,
+        betas,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(mock.last!.path).toBe('/v1/chat/completions');
+      expect(mock.last!.headers['anthropic-beta']).toBeUndefined();
+    });
+
+    it('follows the operator allow-list and never forwards credentials', async () => {
+      await putOption(root, 'relay.forward_client_headers', JSON.stringify(['x-app', 'x-api-key']));
+      try {
+        mock.reset();
+        await claudeCode().beta.messages.create({
+          model: 'agent-claude',
+          max_tokens: 64,
+          betas,
+          messages: [{ role: 'user', content: 'hi' }],
+        });
+        expect(mock.last!.headers['anthropic-beta']).toBeUndefined();
+        expect(mock.last!.headers['x-app']).toBe('cli');
+        expect(mock.last!.headers['x-api-key']).toBe('sk-upstream-key');
+      } finally {
+        await putOption(
+          root,
+          'relay.forward_client_headers',
+          JSON.stringify(['anthropic-beta', 'openai-beta']),
+        );
+      }
+    });
+  });
 });

@@ -370,6 +370,8 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('claude.thinking_adapter_enabled', true),
   float('claude.thinking_adapter_budget_tokens_percentage', 0.8, 0.1, 1),
   bool('global.pass_through_request_enabled', false),
+  // Client headers forwarded to an upstream of the client's own format (Claude Code's betas...).
+  json('relay.forward_client_headers', ['anthropic-beta', 'openai-beta'], stringList),
   bool('general_setting.ping_interval_enabled', false),
   int('general_setting.ping_interval_seconds', 60, 1, 3600),
 ];

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Price } from '../billing/pricing';
 import type { UserSnapshot } from '../user/user-cache.service';
 import type { TokenSnapshot } from './relay-cache.service';
@@ -23,6 +24,8 @@ export interface InboundRequest {
   requestId: string;
   lang: 'zh' | 'en';
   userAgent: string;
+  /** The client's request headers (a few are forwarded to an upstream of the same format). */
+  headers?: IncomingHttpHeaders;
   /** The last channel an attempt went to (set by relay.service; metrics label the answer with it). */
   channelId?: number;
 }

@@ -220,6 +220,7 @@ export class RelayRoutes {
       requestId: call.id,
       lang: pickLang(call.headers['accept-language']),
       userAgent: String(call.headers['user-agent'] ?? ''),
+      headers: call.headers,
       channelId: 0,
     };
   }

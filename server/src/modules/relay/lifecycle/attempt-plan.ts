@@ -4,6 +4,7 @@
  * prompt, stream options, parameter overrides), key rotation, credential exchange, header overrides,
  * and a slot under the channel's own limits (a channel at its limit is skipped like a busy one).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { OptionService } from '../../option/option.service';
 import { adapterForChannel as adapterFor } from '../adapter-registry';
@@ -93,6 +94,7 @@ export class AttemptPlanner {
       call.headers = { ...call.headers, 'content-type': req.contentType };
       call.body = req.raw;
     }
+    if (req.headers && sameFormat(ctx, adapter)) forwardClientHeaders(call, req.headers, this.options.json<string[]>('relay.forward_client_headers') ?? []);
     for (const [h, v] of Object.entries(channel.headerOverride)) if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
     // Channel limits apply to live traffic (the index of the cache), not to channel tests.
     let release = NO_RELEASE;
@@ -138,6 +140,30 @@ function uncarried(ctx: PlanContext, adapter: ProviderAdapter): string | null {
   const { req } = ctx;
   if (!req.body || sameFormat(ctx, adapter) || (req.mode !== 'chat' && req.mode !== 'responses')) return null;
   return uncarriedField(req.format, adapter.format, req.body);
+}
+
+/**
+ * The client's headers named in `relay.forward_client_headers` (e.g. `anthropic-beta`, which the
+ * features of a Claude Code body depend on) go to an upstream of the caller's own format. A header the
+ * adapter already sets with a comma-separated list (anthropic-beta from the model header settings)
+ * gets the client's values added to it.
+ */
+/** Credentials and transport headers are the gateway's own, whatever the allow-list says. */
+const NEVER_FORWARDED = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie', 'proxy-authorization', 'host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+
+function forwardClientHeaders(call: UpstreamCall, headers: IncomingHttpHeaders, allowed: readonly string[]): void {
+  for (const name of allowed) {
+    const h = name.trim().toLowerCase();
+    const raw = headers[h];
+    const value = Array.isArray(raw) ? raw.join(',') : raw;
+    if (!h || NEVER_FORWARDED.has(h) || value === undefined || value === '') continue;
+    const existing = Object.keys(call.headers).find((k) => k.toLowerCase() === h);
+    if (existing === undefined) call.headers[h] = value;
+    else {
+      const merged = new Set([...call.headers[existing].split(','), ...value.split(',')].map((v) => v.trim()).filter(Boolean));
+      call.headers[existing] = [...merged].join(',');
+    }
+  }
 }
 
 /** The request and the channel speak the same wire format (no conversion). */
