@@ -22,6 +22,7 @@ import {
   toBool,
   toFloat,
   toText,
+  toUnixSeconds,
   truncateChars,
 } from './values';
 
@@ -470,7 +471,12 @@ class Importer {
       case 'int':
       case 'integer':
       case 'bigint': {
-        const n = toBigInt(v);
+        // Times kept as dates by the source are unix seconds here.
+        const asTime = v instanceof Date || typeof v === 'string' ? toUnixSeconds(v) : null;
+        const n =
+          v instanceof Date
+            ? BigInt(asTime ?? 0)
+            : (toBigInt(v) ?? (asTime === null ? null : BigInt(asTime)));
         if (n === null) {
           ctx.change(`${name} is not a whole number: default used`);
           return fallback();
