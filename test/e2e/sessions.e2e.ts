@@ -4,9 +4,10 @@
  * without Redis.
  */
 import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { CacheResyncService } from '../../server/src/common/cache-resync.service';
-import { User } from '../../server/src/database/entities';
+import { SessionRevocation, User } from '../../server/src/database/entities';
 import { MockSmtp } from '../support/mock-smtp';
 import {
   ApiClient,
@@ -248,6 +249,22 @@ describe('sessions across nodes with Redis', () => {
     expect(change.body.success).toBe(true);
     await within(1000, async () => (await selfWith(b.url, onB, u.userId!)) === 401);
     expect(await selfWith(b.url, sessionCookie(change), u.userId!)).toBe(200);
+  });
+
+  it('revocations an earlier version kept only in Redis still hold after the upgrade', async () => {
+    const u = await makeUser(a, root);
+    const cookie = await signIn(a.url, u.username, u.password);
+    const sid = decodeURIComponent(cookie.slice('session='.length)).split('.')[0];
+    const redis = new Redis(REDIS_URL);
+    await redis.zadd(`${env.REDIS_PREFIX}:sessions:revoked`, Math.floor(Date.now() / 1000) + 3600, sid);
+    await redis.quit();
+    const upgraded = await startNode(a, env); // a master node of the new version
+    try {
+      expect(await selfWith(upgraded.url, cookie, u.userId!)).toBe(401);
+      expect(await upgraded.ds.getRepository(SessionRevocation).countBy({ sid })).toBe(1);
+    } finally {
+      await upgraded.close();
+    }
   });
 
   it('a password set by root on node B ends the sessions held on node A within a second', async () => {

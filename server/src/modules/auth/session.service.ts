@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { CryptoService } from '../../common/crypto.service';
+import { RedisBusService } from '../../common/redis-bus.service';
 import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
@@ -64,6 +65,7 @@ export class SessionService implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly bus: CacheBus,
     @InjectDataSource() private readonly ds: DataSource,
+    private readonly redis: RedisBusService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -75,8 +77,36 @@ export class SessionService implements OnModuleInit, OnApplicationBootstrap {
     });
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.resync();
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.nodeType === 'master') await this.importRedisRevocations();
+    await this.resync();
+  }
+
+  /**
+   * Earlier versions kept revocations only in Redis (a sorted set: session id → expiry): the master
+   * moves those still running into the table once, so that no revoked session comes back.
+   */
+  private async importRedisRevocations(): Promise<void> {
+    const client = this.redis.client;
+    if (!client) return;
+    const key = `${this.config.redisPrefix}:sessions:revoked`;
+    try {
+      const flat = await client.zrangebyscore(key, nowSeconds(), '+inf', 'WITHSCORES');
+      const rows: SessionRevocation[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        rows.push({ sid: flat[i], expires_at: Number(flat[i + 1]), revoked_at: Date.now() });
+      for (let i = 0; i < rows.length; i += 500)
+        await this.ds
+          .getRepository(SessionRevocation)
+          .createQueryBuilder()
+          .insert()
+          .values(rows.slice(i, i + 500))
+          .orIgnore()
+          .execute();
+      await client.del(key);
+    } catch (err) {
+      this.logger.warn(`session revocations not moved from Redis: ${(err as Error).message}`);
+    }
   }
 
   private async resync(): Promise<void> {
