@@ -25,6 +25,7 @@ import {
 interface ChannelView {
   id: number;
   name: string;
+  group: string;
   status: number;
   priority: number;
   weight: number;
@@ -330,6 +331,39 @@ describe('channels screen against the real server (built host-app in Chromium)',
     const saved = (await channelNamed('merge-me')).models.split(',');
     expect(saved.slice(0, 2)).toEqual(['custom-only', 'gpt-4o-mini']);
     expect(new Set(saved)).toEqual(new Set(['custom-only', 'gpt-4o-mini', ...upstreamModels]));
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('en: asks before Escape or the backdrop throws away unsaved drawer edits', async () => {
+    const channel = await channelNamed('merge-me');
+    const page = await openPage('en-US');
+    await signIn(page, false);
+    const drawer = page.getByRole('form', { name: 'Update channel' });
+    const ask = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+
+    // Untouched: Escape closes at once.
+    await row(page, channel.id).getByRole('button', { name: 'Edit' }).click();
+    await drawer.getByText('custom-only', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    // A group picked in the autocomplete, then Escape: asked, and "Keep editing" keeps the edit.
+    await row(page, channel.id).getByRole('button', { name: 'Edit' }).click();
+    await drawer.getByText('custom-only', { exact: true }).waitFor();
+    await drawer.getByRole('combobox', { name: 'Groups' }).click();
+    await page.getByRole('option', { name: 'vip', exact: true }).click();
+    // Leave the autocomplete (its own Escape would only close its list).
+    await drawer.getByRole('heading', { name: 'Update channel' }).click();
+    await page.keyboard.press('Escape');
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await drawer.getByRole('button', { name: 'vip', exact: true }).waitFor();
+
+    // The backdrop asks too; "Discard" closes without saving.
+    await page.mouse.click(20, 400);
+    await ask.getByRole('button', { name: 'Discard' }).click();
+    await drawer.waitFor({ state: 'detached' });
+    expect((await channelNamed('merge-me')).group).toBe('default');
     expect(pageErrors).toEqual([]);
   }, 120_000);
 

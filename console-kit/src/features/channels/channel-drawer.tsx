@@ -7,7 +7,6 @@ import {
   Checkbox,
   Chip,
   CircularProgress,
-  Drawer,
   FormControlLabel,
   MenuItem,
   Stack,
@@ -15,6 +14,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -64,19 +64,14 @@ export interface ChannelDrawerProps {
 
 export function ChannelDrawer({ open, channelId, onClose }: ChannelDrawerProps) {
   return (
-    <Drawer
-      anchor="right"
-      open={open}
-      onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
-    >
+    <FormDrawer open={open} onClose={onClose} width={DRAWER_WIDTH}>
       {open &&
         (channelId === null ? (
           <ChannelFormView onClose={onClose} />
         ) : (
           <EditLoader id={channelId} onClose={onClose} />
         ))}
-    </Drawer>
+    </FormDrawer>
   );
 }
 
@@ -114,7 +109,9 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
   const { t } = useFeatureTranslation(CHANNELS_NAMESPACE, channelsLocales);
   const notify = useNotify();
   const isEdit = channel !== undefined;
-  const [form, setForm] = useState<ChannelForm>(() => (channel ? formFromChannel(channel) : emptyForm()));
+  const [initial] = useState<ChannelForm>(() => (channel ? formFromChannel(channel) : emptyForm()));
+  const [form, setForm] = useState<ChannelForm>(initial);
+  useUnsavedEdits(formChanged(initial, form));
   const [error, setError] = useState<string | null>(null);
   const [jsonErrors, setJsonErrors] = useState<Partial<Record<JsonEditorField, string>>>({});
   const [customInput, setCustomInput] = useState('');

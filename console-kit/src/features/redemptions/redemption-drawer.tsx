@@ -9,11 +9,11 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
-  Drawer,
   Stack,
   TextField,
   Typography,
 } from '@mui/material';
+import { FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useCopyText } from '../../provider/clipboard';
@@ -50,12 +50,7 @@ export interface RedemptionDrawerProps {
 
 export function RedemptionDrawer({ target, onClose, onCreated }: RedemptionDrawerProps) {
   return (
-    <Drawer
-      anchor="right"
-      open={target !== null}
-      onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
-    >
+    <FormDrawer open={target !== null} onClose={onClose} width={DRAWER_WIDTH}>
       {target === 'new' && (
         <RedemptionFormView
           initial={{
@@ -69,7 +64,7 @@ export function RedemptionDrawer({ target, onClose, onCreated }: RedemptionDrawe
         />
       )}
       {typeof target === 'number' && <EditLoader id={target} onClose={onClose} />}
-    </Drawer>
+    </FormDrawer>
   );
 }
 
@@ -122,6 +117,7 @@ function RedemptionFormView({ id, initial, storedExpiry, onClose, onCreated }: F
   const [update, updating] = useUpdateRedemptionMutation();
   const [form, setForm] = useState(initial);
   const [error, setError] = useState<string | null>(null);
+  useUnsavedEdits(formChanged(initial, form));
   const isNew = id === undefined;
   const quota = Number(form.quota);
 

@@ -6,7 +6,6 @@ import {
   Button,
   Chip,
   CircularProgress,
-  Drawer,
   FormControlLabel,
   MenuItem,
   Stack,
@@ -14,6 +13,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
 import { ExpiryPicker } from '../../components/expiry-picker';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
@@ -60,15 +60,10 @@ export interface TokenDrawerProps {
 /** Create/edit drawer of a token (spec part 2 §2, §5). */
 export function TokenDrawer({ target, onClose }: TokenDrawerProps) {
   return (
-    <Drawer
-      anchor="right"
-      open={target !== null}
-      onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
-    >
+    <FormDrawer open={target !== null} onClose={onClose} width={DRAWER_WIDTH}>
       {target === 'new' && <TokenFormLoader onClose={onClose} />}
       {typeof target === 'number' && <TokenFormLoader id={target} onClose={onClose} />}
-    </Drawer>
+    </FormDrawer>
   );
 }
 
@@ -120,8 +115,10 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
   const models = useGetUserModelsQuery();
   const [createToken, creating] = useCreateTokenMutation();
   const [updateToken, updating] = useUpdateTokenMutation();
-  const [form, setForm] = useState<TokenForm>(initial);
+  const [start] = useState<TokenForm>(initial);
+  const [form, setForm] = useState<TokenForm>(start);
   const [error, setError] = useState<string | null>(null);
+  useUnsavedEdits(formChanged(start, form));
   const isNew = token === undefined;
   const set = <K extends keyof TokenForm>(key: K, value: TokenForm[K]) =>
     setForm((current) => ({ ...current, [key]: value }));

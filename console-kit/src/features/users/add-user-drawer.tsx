@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Drawer, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { FormDrawer, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -16,15 +17,10 @@ export interface AddUserDrawerProps {
 
 export function AddUserDrawer({ open, onClose }: AddUserDrawerProps) {
   return (
-    <Drawer
-      anchor="right"
-      open={open}
-      onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
-    >
+    <FormDrawer open={open} onClose={onClose} width={DRAWER_WIDTH}>
       {/* Mounted only while open, so every opening starts with an empty form. */}
       {open && <AddUserForm onClose={onClose} />}
-    </Drawer>
+    </FormDrawer>
   );
 }
 
@@ -36,6 +32,7 @@ function AddUserForm({ onClose }: { onClose: () => void }) {
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  useUnsavedEdits(username !== '' || displayName !== '' || password !== '');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -9,7 +9,6 @@ import {
   DialogContent,
   DialogTitle,
   Divider,
-  Drawer,
   MenuItem,
   Stack,
   Table,
@@ -19,6 +18,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { FormDrawer, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -42,14 +42,9 @@ export interface EditUserDrawerProps {
 
 export function EditUserDrawer({ userId, onClose }: EditUserDrawerProps) {
   return (
-    <Drawer
-      anchor="right"
-      open={userId !== null}
-      onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
-    >
+    <FormDrawer open={userId !== null} onClose={onClose} width={DRAWER_WIDTH}>
       {userId !== null && <EditUserLoader userId={userId} onClose={onClose} />}
-    </Drawer>
+    </FormDrawer>
   );
 }
 
@@ -92,6 +87,14 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose: () => void 
   const [originalQuota, setOriginalQuota] = useState(user.quota);
   const [error, setError] = useState<string | null>(null);
   const [addQuotaOpen, setAddQuotaOpen] = useState(false);
+  // A quota added through the dialog is saved already; only a pending edit of the field counts.
+  useUnsavedEdits(
+    username !== user.username ||
+      displayName !== user.display_name ||
+      password !== '' ||
+      group !== user.group ||
+      quota !== String(originalQuota),
+  );
 
   const parsedQuota = parseQuota(quota);
   const groupChoices = Array.from(new Set([...(groups.data ?? []), user.group])).filter(Boolean);

@@ -4,6 +4,12 @@ import type { LocaleBundles } from '../console-i18n';
 export const commonLocales = {
   zh: {
     groupDescriptions: { default: '默认分组', vip: 'VIP 分组' },
+    unsaved: {
+      title: '放弃未保存的修改？',
+      message: '表单中有尚未保存的修改，关闭后这些修改将丢失。',
+      discard: '放弃修改',
+      keep: '继续编辑',
+    },
     errors: {
       tooManyRequests: '错误：请求次数过多，请稍后再试！',
       serverError: '错误：服务器内部错误，请联系管理员！',
@@ -48,6 +54,7 @@ export const commonLocales = {
       dashboard: '数据看板',
       tokens: 'API 令牌',
       logs: '使用日志',
+      reports: '用量报表',
       drawingLogs: '绘图日志',
       taskLogs: '任务日志',
       adminGroup: '管理员',
@@ -55,6 +62,7 @@ export const commonLocales = {
       redemptions: '兑换码管理',
       users: '用户管理',
       settings: '系统设置',
+      audit: '审计日志',
       personalGroup: '个人中心',
       wallet: '钱包',
       personal: '个人设置',
@@ -93,6 +101,12 @@ export const commonLocales = {
   },
   en: {
     groupDescriptions: { default: 'Default group', vip: 'VIP group' },
+    unsaved: {
+      title: 'Discard unsaved changes?',
+      message: 'The form has changes that are not saved yet; closing it loses them.',
+      discard: 'Discard',
+      keep: 'Keep editing',
+    },
     errors: {
       tooManyRequests: 'Error: too many requests, please try again later!',
       serverError: 'Error: internal server error, please contact the administrator!',
@@ -137,6 +151,7 @@ export const commonLocales = {
       dashboard: 'Dashboard',
       tokens: 'API tokens',
       logs: 'Usage logs',
+      reports: 'Usage reports',
       drawingLogs: 'Drawing logs',
       taskLogs: 'Task logs',
       adminGroup: 'Admin',
@@ -144,6 +159,7 @@ export const commonLocales = {
       redemptions: 'Redemption codes',
       users: 'Users',
       settings: 'System settings',
+      audit: 'Audit trail',
       personalGroup: 'Personal',
       wallet: 'Wallet',
       personal: 'Personal settings',
