@@ -36,6 +36,7 @@ const LogsPage = lazyPage(() => import('@gatehouse/console-kit/logs'), 'LogsPage
 const DrawingLogPage = lazyPage(() => import('@gatehouse/console-kit/drawing-log'), 'DrawingLogPage');
 const TaskLogPage = lazyPage(() => import('@gatehouse/console-kit/task-log'), 'TaskLogPage');
 const DashboardPage = lazyPage(() => import('@gatehouse/console-kit/dashboard'), 'DashboardPage');
+const ReportsPage = lazyPage(() => import('@gatehouse/console-kit/reports'), 'ReportsPage');
 
 /** The host owns the routes; each feature of the kit is mounted here as it is built. */
 export function AppRoutes() {
@@ -69,6 +70,7 @@ export function AppRoutes() {
             <Route path="midjourney" element={<DrawingLogPage />} />
             <Route path="task" element={<TaskLogPage />} />
             <Route path="detail" element={<DashboardPage />} />
+            <Route path="report" element={<ReportsPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

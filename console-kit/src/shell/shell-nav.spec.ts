@@ -9,7 +9,7 @@ describe('buildSidebarGroups', () => {
   const plain: SystemStatus = { setup: true };
 
   it('gives an ordinary user the playground, console and personal groups without admin entries', () => {
-    expect(paths(plain, 1)).toEqual(['/playground', '/token', '/log', '/topup', '/personal']);
+    expect(paths(plain, 1)).toEqual(['/playground', '/token', '/log', '/report', '/topup', '/personal']);
     expect(buildSidebarGroups(plain, { role: 1 }).map((group) => group.id)).toEqual([
       'playground',
       'console',
@@ -22,10 +22,12 @@ describe('buildSidebarGroups', () => {
       '/playground',
       '/token',
       '/log',
+      '/report',
       '/channel',
       '/redemption',
       '/user',
       '/setting',
+      '/audit',
       '/topup',
       '/personal',
     ]);
@@ -39,6 +41,7 @@ describe('buildSidebarGroups', () => {
       '/detail',
       '/token',
       '/log',
+      '/report',
       '/midjourney',
       '/task',
       '/topup',

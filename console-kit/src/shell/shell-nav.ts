@@ -74,6 +74,7 @@ export function buildSidebarGroups(
           : []),
         { labelKey: 'nav.tokens', to: '/token', icon: 'token' },
         { labelKey: 'nav.logs', to: '/log', icon: 'log' },
+        { labelKey: 'nav.reports', to: '/report', icon: 'dashboard' },
         ...(status?.enable_drawing
           ? [{ labelKey: 'nav.drawingLogs', to: '/midjourney', icon: 'drawing' as const }]
           : []),
@@ -89,6 +90,7 @@ export function buildSidebarGroups(
             { labelKey: 'nav.redemptions', to: '/redemption', icon: 'redemption' },
             { labelKey: 'nav.users', to: '/user', icon: 'user' },
             { labelKey: 'nav.settings', to: '/setting', icon: 'setting' },
+            { labelKey: 'nav.audit', to: '/audit', icon: 'log' },
           ]
         : [],
     },

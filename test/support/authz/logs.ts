@@ -16,6 +16,10 @@ export const LOGS_ROUTES: Route[] = [
   r('get', '/api/log/stat', 'admin', { query: '?type=2' }),
   r('get', '/api/log/self', 'user', { query: '?p=0&page_size=1000' }),
   r('get', '/api/log/self/stat', 'user'),
+  r('get', '/api/log/export', 'admin', { query: '?format=jsonl&type=2', contentType: /x-ndjson/ }),
+  r('get', '/api/log/self/export', 'user', { contentType: /text\/csv/ }),
+  r('get', '/api/report', 'admin', { query: '?period=week&group_by=channel' }),
+  r('get', '/api/report/self', 'user', { query: '?period=month&group_by=model' }),
   r('delete', '/api/log', 'admin', {
     query: `?target_timestamp=${OLD}`,
     // From the second allowed call on there is an old log to delete, so a refused call is seen to

@@ -5,7 +5,8 @@ import { goBcrypt } from './legacy-db';
 export interface LegacyFacts {
   root: { id: number; username: string; password: string; accessToken: string };
   alice: { id: number; username: string; password: string; key: string; tokenId: number; group: string };
-  deleted: { id: number; username: string; password: string };
+  /** A deleted user; `key` is the key of one of its tokens. */
+  deleted: { id: number; username: string; password: string; key: string };
   disabled: { username: string; password: string };
   unusedCode: { id: number; key: string; quota: number };
   usedCode: { id: number; key: string };
@@ -41,7 +42,12 @@ export async function fillLegacy(db: LegacyDb, upstreamUrl: string): Promise<Leg
       tokenId: 1,
       group: 'vip',
     },
-    deleted: { id: 3, username: newApi ? 'bob' : 'deleted_3f1c', password: 'bob-old-pw' },
+    deleted: {
+      id: 3,
+      username: newApi ? 'bob' : 'deleted_3f1c',
+      password: 'bob-old-pw',
+      key: `sk-${key48('DeletedUsersKey')}`,
+    },
     disabled: { username: 'carol', password: 'carol-old-pw' },
     unusedCode: { id: 1, key: 'UNUSEDc0de000000000000000000000a', quota: 250_000 },
     usedCode: { id: 2, key: 'USEDc0de0000000000000000000000bb' },

@@ -305,6 +305,18 @@ export function describeImport(flavor: Flavor): void {
         expect(await remain()).toBe(r0 - charged);
       });
 
+      it("a deleted user's old key is refused", async () => {
+        const lastUpstream = mock.last;
+        const res = await fetch(`${url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${facts.deleted.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        expect(mock.last).toBe(lastUpstream);
+      });
+
       it('a redeemed code stays redeemed; an unused one still credits', async () => {
         const alice = await new ApiClient(url).login(facts.alice.username, facts.alice.password);
         const used = await alice.post('/api/user/topup', { key: facts.usedCode.key });

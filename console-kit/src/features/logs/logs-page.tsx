@@ -60,6 +60,7 @@ import {
 } from './log-rules';
 import { LOGS_NAMESPACE, logsLocales } from './logs-locales';
 import { useListLogsQuery, useLogStatQuery, useUserSummaryQuery } from './logs-api';
+import { LogExportButton } from '../reports/log-export-button';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
@@ -229,6 +230,7 @@ export function LogsPage() {
             <Button variant="text" onClick={() => setColumnsOpen(true)}>
               {t('filters.columns')}
             </Button>
+            <LogExportButton filters={filters} admin={admin} />
           </Stack>
         </Paper>
 

@@ -44,6 +44,7 @@ const DASHBOARD: FieldSpec[] = [
   { key: 'DataExportEnabled', kind: 'bool' },
   { key: 'DataExportInterval', kind: 'int', min: 1, max: 1440 },
   { key: 'DataExportDefaultTime', kind: 'select', choices: ['hour', 'day', 'week'] },
+  { key: 'TimeZone', kind: 'text' },
 ];
 
 const MONITORING: FieldSpec[] = [

@@ -1,3 +1,4 @@
+import { isTimeZone } from '../../common/calendar';
 import { MessageKey } from '../../common/i18n/messages';
 import {
   DEFAULT_CACHE_RATIO,
@@ -322,6 +323,10 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('DataExportEnabled', true),
   int('DataExportInterval', 5, 1, 1440),
   str('DataExportDefaultTime', 'hour', { check: oneOf('hour', 'day', 'week') }),
+  // calendar periods of reports: an IANA time zone name, empty = the server's TZ
+  str('TimeZone', '', {
+    check: (_v, raw) => (!raw || isTimeZone(raw) ? null : problem('not a known time zone name, e.g. Asia/Shanghai')),
+  }),
   // monitoring
   float('ChannelDisableThreshold', 5, 0, 1e6),
   int('QuotaRemindThreshold', 1000, 0, Number.MAX_SAFE_INTEGER),

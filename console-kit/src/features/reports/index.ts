@@ -1,0 +1,27 @@
+export { ReportsPage } from './reports-page';
+export { LogExportButton } from './log-export-button';
+export { reportsApi, useUsageReportQuery } from './reports-api';
+export {
+  consoleHeaders,
+  countLines,
+  downloadExport,
+  fileNameOf,
+  logExportUrl,
+  progressPercent,
+  type ExportFormat,
+  type ExportProgress,
+} from './log-export';
+export {
+  dimensionsFor,
+  reportUrl,
+  rowLabel,
+  REPORT_DIMENSIONS,
+  REPORT_PERIODS,
+  type Report,
+  type ReportDimension,
+  type ReportFilters,
+  type ReportFigures,
+  type ReportPeriod,
+  type ReportRow,
+} from './report-rules';
+export { reportsLocales, REPORTS_NAMESPACE } from './reports-locales';
