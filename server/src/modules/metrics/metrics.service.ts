@@ -87,6 +87,8 @@ export class MetricsService {
   channelReloads = 0;
   readonly cacheHits: Record<CacheName, number> = { token: 0, key_hash: 0, user: 0 };
   readonly cacheMisses: Record<CacheName, number> = { token: 0, key_hash: 0, user: 0 };
+  /** Channel affinity decisions: the session's channel served, a new session, a session moved. */
+  readonly channelAffinity = { hit: 0, new: 0, moved: 0 };
 
   /** Per model label: its quota and token series, found with one lookup. */
   private readonly perModel = new Map<
@@ -145,6 +147,15 @@ export class MetricsService {
         'Streamed answers being relayed right now.',
         'gauge',
         () => [[{}, this.activeStreams]],
+      ),
+    );
+    register(
+      this.registry,
+      new ComputedFamily(
+        'gatehouse_relay_channel_affinity_total',
+        'Requests of agent sessions routed by channel affinity, by result (hit: the session kept its channel; new; moved: it changed channel).',
+        'counter',
+        () => (['hit', 'new', 'moved'] as const).map((r) => [{ result: r }, this.channelAffinity[r]]),
       ),
     );
     register(

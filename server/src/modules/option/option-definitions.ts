@@ -132,6 +132,17 @@ const stringMap = (v: unknown): OptionProblem | null => {
 const stringList = (v: unknown): OptionProblem | null =>
   Array.isArray(v) && v.every((s) => typeof s === 'string') ? null : problem('expected a JSON list of names');
 
+const affinityRules = (v: unknown): OptionProblem | null =>
+  Array.isArray(v) &&
+  v.every(
+    (r) =>
+      isPlainObject(r) &&
+      (typeof r.header === 'string' || typeof r.json === 'string') &&
+      ['model', 'format', 'mode', 'header', 'json'].every((k) => r[k] === undefined || typeof r[k] === 'string'),
+  )
+    ? null
+    : problem('expected a JSON list of rules like {"model": "^claude-", "header": "x-session"} or {"json": "metadata.session"}');
+
 const objectAny = (v: unknown): OptionProblem | null =>
   isPlainObject(v) ? null : problem('expected a JSON object');
 
@@ -377,6 +388,11 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('global.pass_through_request_enabled', false),
   // Client headers forwarded to an upstream of the client's own format (Claude Code's betas...).
   json('relay.forward_client_headers', ['anthropic-beta', 'openai-beta'], stringList),
+  // Channel affinity: an agent session keeps to its channel while the provider's prompt cache lasts.
+  bool('channel_affinity.enabled', true),
+  int('channel_affinity.ttl_seconds', 3600, 1, 7 * 86400),
+  json('channel_affinity.headers', ['session_id', 'x-session-id'], stringList),
+  json('channel_affinity.rules', [], affinityRules),
   bool('general_setting.ping_interval_enabled', false),
   int('general_setting.ping_interval_seconds', 60, 1, 3600),
 ];

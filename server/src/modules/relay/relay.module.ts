@@ -17,6 +17,7 @@ import { ScopedLimitService } from './scoped-limit.service';
 import { RelayAdmission } from './lifecycle/admission';
 import { AttemptPlanner } from './lifecycle/attempt-plan';
 import { Failover } from './lifecycle/failover';
+import { ChannelAffinity } from './lifecycle/affinity';
 import { ChannelProbe } from './lifecycle/probe';
 import { RelaySettlement } from './lifecycle/settlement';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -28,6 +29,7 @@ import { UpstreamClient } from './upstream/upstream-client';
     RelayAdmission,
     RelaySettlement,
     AttemptPlanner,
+    ChannelAffinity,
     Failover,
     UpstreamClient,
     ChannelProbe,

@@ -18,6 +18,7 @@ import { RelayCacheService } from '../relay-cache.service';
 import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from '../scoped-limit.service';
 import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, RelayMode, UpstreamCall } from '../types';
 import { UpstreamClient } from '../upstream/upstream-client';
+import { ChannelAffinity } from './affinity';
 import { hubBody } from './admission';
 
 export interface Attempt {
@@ -31,7 +32,7 @@ export interface Attempt {
 }
 
 /** What planning needs of a request: the admitted context, or a channel test's minimal one. */
-export type PlanContext = Pick<RelayContext, 'req' | 'model' | 'stream' | 'group' | 'prompt' | 'pinnedChannel'>;
+export type PlanContext = Pick<RelayContext, 'req' | 'model' | 'stream' | 'group' | 'prompt' | 'pinnedChannel'> & Partial<Pick<RelayContext, 'user'>>;
 
 @Injectable()
 export class AttemptPlanner {
@@ -40,6 +41,7 @@ export class AttemptPlanner {
     private readonly options: OptionService,
     private readonly scoped: ScopedLimitService,
     private readonly upstream: UpstreamClient,
+    private readonly affinity: ChannelAffinity,
   ) {}
 
   /**
@@ -49,12 +51,15 @@ export class AttemptPlanner {
   async plan(ctx: PlanContext, attempt: number, exclude: ReadonlySet<number>, index: ChannelIndex = this.cache.channels, busy: Set<number> | null = null): Promise<Attempt> {
     const { req } = ctx;
     let channel: ChannelSnapshot | null;
+    // Channel affinity (live traffic only): the session's channel first, while it can serve the request.
+    const session = ctx.pinnedChannel === null && ctx.user && index === this.cache.channels ? this.affinity.sessionOf({ ...ctx, user: ctx.user }) : null;
+    const sticky = session ? await this.affinity.lookup(session) : null;
     if (ctx.pinnedChannel !== null) {
       channel = index.byId.get(ctx.pinnedChannel) ?? null;
       if (!channel?.enabled) throw relayFail(503, 'relay_pinned_channel_missing');
     } else {
       let refused: string | null = null;
-      channel = selectChannel(index, ctx.group, ctx.model, attempt, exclude, (c) => {
+      const accept = (c: ChannelSnapshot): boolean => {
         const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
         if (!ad || !upstreamMode(ad, req.mode) || (busy !== null && busy.has(c.id))) return false;
         const field = uncarried(ctx, ad);
@@ -63,7 +68,10 @@ export class AttemptPlanner {
           return false;
         }
         return !(c.maxInputTokens > 0 && ctx.prompt() > c.maxInputTokens);
-      });
+      };
+      const remembered = sticky && !exclude.has(sticky.channelId) ? index.byId.get(sticky.channelId) : undefined;
+      channel = remembered?.enabled && servesModel(index, remembered, ctx.group, ctx.model) && accept(remembered) ? remembered : null;
+      channel ??= selectChannel(index, ctx.group, ctx.model, attempt, exclude, accept);
       if (!channel && refused) throw relayFail(400, 'relay_field_unsupported', { field: refused }, 'unsupported_parameter');
       if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
       if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
@@ -79,7 +87,8 @@ export class AttemptPlanner {
     const settings = this.adapterSettings();
     let pristine = false;
     const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, () => (pristine = true)) : {};
-    const key = this.upstream.key(channel);
+    const stickyKey = sticky?.channelId === channel.id ? channel.keys[sticky.keyIndex] : undefined;
+    const key = stickyKey ?? this.upstream.key(channel);
     const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
     const areq: AdapterRequest = { mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings };
     const multipart = req.contentType.startsWith('multipart/');
@@ -107,6 +116,10 @@ export class AttemptPlanner {
       }
       release = lease.release;
     }
+    if (session) {
+      this.affinity.remember(session, { channelId: channel.id, keyIndex: Math.max(0, channel.keys.indexOf(key)) });
+      this.affinity.count(!sticky ? 'new' : sticky.channelId === channel.id ? 'hit' : 'moved');
+    }
     return { channel, adapter, upstreamModel, areq, call, release };
   }
 
@@ -124,6 +137,11 @@ export class AttemptPlanner {
       geminiSupportedImagineModels: o.json<string[]>('gemini.supported_imagine_models') ?? [],
     };
   }
+}
+
+/** The channel is one of the group's channels for the model (enabled abilities). */
+function servesModel(index: ChannelIndex, channel: ChannelSnapshot, group: string, model: string): boolean {
+  return index.tiers.get(group)?.get(model)?.some((t) => t.members.some((m) => m.channel.id === channel.id)) ?? false;
 }
 
 /**
