@@ -107,6 +107,7 @@ export const ROUTES: Route[] = [
   r('get', '/api/channel/search', 'admin', { query: '?keyword=matrix' }),
   r('get', '/api/channel/models', 'admin'),
   r('get', '/api/channel/models_enabled', 'admin'),
+  r('get', '/api/pricing/unpriced', 'admin'),
   r('post', '/api/channel', 'admin', {
     body: () => ({ type: 1, name: uname('mc'), key: 'matrix-key', models: 'gpt-4o', tag: 'matrix-tag' }),
   }),
