@@ -63,7 +63,7 @@ describe('email codes, binding, password reset and Turnstile', () => {
   const setOption = (key: string, value: string | number | boolean) => putOption(root, key, value);
 
   describe('without SMTP', () => {
-    it('says clearly that SMTP is not configured, and reset still answers success', async () => {
+    it('says clearly that SMTP is not configured, for codes and for password reset alike', async () => {
       const res = await sendCode(email()).expect(200);
       expect(res.body).toMatchObject({ success: false, message: 'SMTP 服务器未配置' });
       const en = await anon().get('/api/verification?email=x@example.com').set('Accept-Language', 'en');
@@ -73,7 +73,10 @@ describe('email codes, binding, password reset and Turnstile', () => {
       const addr = email('nosmtp');
       await users().update({ id: u.userId! }, { email: addr });
       const reset = await anon().get(`/api/reset_password?email=${addr}`).expect(200);
-      expect(reset.body).toMatchObject({ success: true });
+      expect(reset.body).toMatchObject({ success: false, message: 'SMTP 服务器未配置' });
+      // The same answer for an address nobody has: nothing about accounts is revealed.
+      const unknown = await anon().get(`/api/reset_password?email=${email('nobody')}`).expect(200);
+      expect(unknown.body).toEqual(reset.body);
       expect(smtp.messages).toHaveLength(0);
       expect(await codes().count()).toBe(0);
     });

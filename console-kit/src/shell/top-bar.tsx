@@ -248,7 +248,7 @@ export function TopBar({ mobile = false, onOpenMenu, today }: TopBarProps) {
               </MenuItem>
             </Menu>
           </>
-        ) : (
+        ) : pathname === '/setup' ? null : (
           <>
             <Button color="inherit" component={RouterLink} to="/login" sx={{ minWidth: 0 }}>
               {t('shell.login')}

@@ -1,6 +1,7 @@
 export { SetupPage, SETUP_RELOAD_DELAY_MS, type SetupPageProps } from './setup-page';
 export { SetupGuard, SETUP_PATH } from './setup-guard';
 export {
+  setupFormErrors,
   validateSetupForm,
   toSetupPayload,
   MIN_PASSWORD_LENGTH,

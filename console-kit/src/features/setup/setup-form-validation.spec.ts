@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { toSetupPayload, validateSetupForm, type SetupFormValues } from './setup-form-validation';
+import {
+  setupFormErrors,
+  toSetupPayload,
+  validateSetupForm,
+  type SetupFormValues,
+} from './setup-form-validation';
 
 const valid: SetupFormValues = {
   username: 'admin',
@@ -31,6 +36,17 @@ describe('setup form validation', () => {
       field: 'confirmPassword',
       messageKey: 'validation.passwordMismatch',
     });
+  });
+
+  it('reports every problem at once, and a name longer than 12 characters', () => {
+    expect(
+      setupFormErrors(
+        { ...valid, username: 'thirteen-char', password: 'short', confirmPassword: '' },
+        false,
+      ).map((error) => error.messageKey),
+    ).toEqual(['validation.usernameTooLong', 'validation.passwordTooShort', 'validation.passwordMismatch']);
+    expect(setupFormErrors({ ...valid, username: '十二个字的名字十二个字的名' }, false)).toHaveLength(1);
+    expect(setupFormErrors({ ...valid, username: '十二个字的名字十二个字的' }, false)).toEqual([]);
   });
 
   it('checks nothing about the account once root exists', () => {

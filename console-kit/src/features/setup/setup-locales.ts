@@ -17,6 +17,7 @@ export const setupLocales = {
       password: '密码',
       confirmPassword: '确认密码',
       passwordHint: '至少 8 个字符',
+      usernameHint: '最多 12 个字符',
       exists: '管理员账号已经初始化，请继续设置其他参数。',
     },
     mode: {
@@ -32,6 +33,7 @@ export const setupLocales = {
     },
     validation: {
       usernameRequired: '请输入管理员用户名',
+      usernameTooLong: '用户名最多 12 个字符',
       passwordTooShort: '密码长度至少为 8 个字符',
       passwordMismatch: '两次输入的密码不一致',
     },
@@ -56,6 +58,7 @@ export const setupLocales = {
       password: 'Password',
       confirmPassword: 'Confirm password',
       passwordHint: 'At least 8 characters',
+      usernameHint: 'At most 12 characters',
       exists: 'The administrator account is already initialized; continue with the other settings.',
     },
     mode: {
@@ -73,6 +76,7 @@ export const setupLocales = {
     },
     validation: {
       usernameRequired: 'Please enter the admin username',
+      usernameTooLong: 'The username may have at most 12 characters',
       passwordTooShort: 'Password must be at least 8 characters long',
       passwordMismatch: 'The two passwords entered do not match',
     },

@@ -25,8 +25,14 @@ describe('SetupPage', () => {
     const submit = await screen.findByRole('button', { name: 'Initialize system' });
 
     await user.click(submit);
+    // Every problem at once, each on its field.
     expect(await screen.findByText('Please enter the admin username')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 8 characters long')).toBeTruthy();
 
+    await user.type(screen.getByLabelText('Username'), 'thirteen-char');
+    await user.click(submit);
+    expect(await screen.findByText('The username may have at most 12 characters')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Username'));
     await user.type(screen.getByLabelText('Username'), 'admin');
     await user.type(screen.getByLabelText('Password'), 'short');
     await user.click(submit);

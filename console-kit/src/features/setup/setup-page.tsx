@@ -26,7 +26,7 @@ import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useNotify } from '../../provider/console-context';
 import {
   toSetupPayload,
-  validateSetupForm,
+  setupFormErrors,
   type SetupFormValues,
   type SetupValidationError,
   type UsageMode,
@@ -57,7 +57,7 @@ export function SetupPage({ onInitialized = reloadPage }: SetupPageProps) {
     confirmPassword: '',
     usageMode: 'external',
   });
-  const [validationError, setValidationError] = useState<SetupValidationError | null>(null);
+  const [validationErrors, setValidationErrors] = useState<SetupValidationError[]>([]);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [initialized, setInitialized] = useState(false);
   const [explainOpen, setExplainOpen] = useState(false);
@@ -89,19 +89,19 @@ export function SetupPage({ onInitialized = reloadPage }: SetupPageProps) {
     <K extends keyof SetupFormValues>(field: K) =>
     (value: SetupFormValues[K]) => {
       setValues((current) => ({ ...current, [field]: value }));
-      if (validationError?.field === field) {
-        setValidationError(null);
-      }
+      setValidationErrors((errors) => errors.filter((error) => error.field !== field));
     };
-  const fieldError = (field: SetupValidationError['field']) =>
-    validationError?.field === field ? t(validationError.messageKey) : undefined;
+  const fieldError = (field: SetupValidationError['field']) => {
+    const error = validationErrors.find((candidate) => candidate.field === field);
+    return error ? t(error.messageKey) : undefined;
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitError(null);
-    const error = validateSetupForm(values, rootInitialized);
-    setValidationError(error);
-    if (error) {
+    const errors = setupFormErrors(values, rootInitialized);
+    setValidationErrors(errors);
+    if (errors.length > 0) {
       return;
     }
     try {
@@ -157,7 +157,7 @@ export function SetupPage({ onInitialized = reloadPage }: SetupPageProps) {
                   value={values.username}
                   onChange={(event) => change('username')(event.target.value)}
                   error={fieldError('username') !== undefined}
-                  helperText={fieldError('username')}
+                  helperText={fieldError('username') ?? t('admin.usernameHint')}
                   fullWidth
                 />
                 <TextField

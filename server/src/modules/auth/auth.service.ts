@@ -207,7 +207,9 @@ export class AuthService {
   async sendPasswordReset(req: FastifyRequest, emailRaw: unknown, turnstileToken: unknown): Promise<void> {
     const email = checkEmail(emailRaw);
     await this.turnstile.verify(turnstileToken, req.ip);
-    if (!this.mail.configured()) return;
+    // An instance that cannot send mail says so: it is the same answer for every address, so it
+    // reveals nothing about accounts.
+    if (!this.mail.configured()) throw fail('smtp_not_configured');
     // Never build the link from the request's Host header (anyone could point it at their own site).
     // Checked before the account lookup, so the answer still reveals nothing about the address.
     const base = this.options.get('ServerAddress');
