@@ -57,9 +57,6 @@ export function parseArgs(argv: string[]): ImportOptions | 'help' {
         opts.batchSize = n;
         break;
       }
-      case '--with-logs':
-        opts.with!.push('logs');
-        break;
       case '--with': {
         for (const g of value()
           .split(',')
