@@ -32,6 +32,7 @@ export default defineConfig({
         about: src('features/about/index.ts'),
         notice: src('features/notice/index.ts'),
         personal: src('features/personal/index.ts'),
+        security: src('features/security/index.ts'),
         users: src('features/users/index.ts'),
         settings: src('features/settings/index.ts'),
         channels: src('features/channels/index.ts'),

@@ -24,6 +24,7 @@ const RegisterPage = lazyPage(() => import('@gatehouse/console-kit/register'), '
 const ResetRequestPage = lazyPage(() => import('@gatehouse/console-kit/reset'), 'ResetRequestPage');
 const ResetConfirmPage = lazyPage(() => import('@gatehouse/console-kit/reset'), 'ResetConfirmPage');
 const SettingsPage = lazyPage(() => import('@gatehouse/console-kit/settings'), 'SettingsPage');
+const AuditPage = lazyPage(() => import('@gatehouse/console-kit/security'), 'AuditPage');
 const UsersPage = lazyPage(() => import('@gatehouse/console-kit/users'), 'UsersPage');
 const PricingPage = lazyPage(() => import('@gatehouse/console-kit/pricing'), 'PricingPage');
 const PlaygroundPage = lazyPage(() => import('@gatehouse/console-kit/playground'), 'PlaygroundPage');
@@ -60,6 +61,7 @@ export function AppRoutes() {
             <Route path="playground" element={<PlaygroundPage />} />
             <Route path="user" element={<UsersPage />} />
             <Route path="setting" element={<SettingsPage />} />
+            <Route path="audit" element={<AuditPage />} />
             <Route path="channel" element={<ChannelsPage />} />
             <Route path="token" element={<TokensPage />} />
             <Route path="redemption" element={<RedemptionsPage />} />

@@ -9,6 +9,7 @@ import type { ConsoleRuntime } from '../provider/console-runtime';
 import { StorageKeys } from '../provider/console-storage';
 import { sessionCleared } from '../provider/session-slice';
 import type { ApiEnvelope, ApiError, SessionUser } from './api-types';
+import { confirmStepUp, isStepUpRequired } from './step-up-prompt';
 
 export const SESSION_EXPIRED_PATH = '/login?expired=true';
 
@@ -101,6 +102,10 @@ export const envelopeBaseQuery: BaseQueryFn<
 
   if (result.error) {
     const error = toApiError(result.error);
+    // A sensitive action needs a fresh check: once the person confirms, the call is sent again.
+    if (isStepUpRequired(error) && (await confirmStepUp(runtime))) {
+      return envelopeBaseQuery(args, api, extraOptions);
+    }
     if (error.status === 401) {
       runtime.storage.removeItem(StorageKeys.user);
       api.dispatch(sessionCleared());

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Box, Drawer, useMediaQuery } from '@mui/material';
 import { Outlet, useLocation } from 'react-router';
 import { NoticeDialog } from '../features/notice/notice-dialog';
+import { StepUpHost } from '../features/security/step-up-host';
 import { useConsoleStorage } from '../provider/console-context';
 import { StorageKeys } from '../provider/console-storage';
 import { useSession } from '../provider/use-session';
@@ -91,6 +92,7 @@ export function ConsoleLayout({ children, notice = true }: ConsoleLayoutProps) {
         </Box>
       </Box>
       {notice && <NoticeDialog />}
+      <StepUpHost />
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import type { SessionUser } from '../../api/api-types';
 import { useLoginMutation } from '../../api/gatehouse-api';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -8,6 +9,7 @@ import { useConsoleStorage, useNotify } from '../../provider/console-context';
 import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
+import { needsSecondFactor, PasskeySignInButton, SecondFactorStep } from '../security/second-factor-step';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
 import { ThirdPartySignIn } from './third-party-sign-in';
 import { useHumanCheck } from './turnstile-widget';
@@ -44,6 +46,8 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The password was right and the account has a second factor: its step replaces the form.
+  const [secondStep, setSecondStep] = useState(false);
   useRememberInviteCode();
 
   const passwordLogin = status?.password_login_enabled !== false;
@@ -67,6 +71,10 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
         password,
         turnstile: human.token || undefined,
       }).unwrap();
+      if (needsSecondFactor(user)) {
+        setSecondStep(true);
+        return;
+      }
       signIn(user);
       notify(t('login.success'), 'success');
       // The server says so when root still has the legacy default password (decision 11).
@@ -82,6 +90,12 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
     }
   };
 
+  const finishSignIn = (user: SessionUser) => {
+    signIn(user);
+    notify(t('login.success'), 'success');
+    void navigate(destination);
+  };
+
   return (
     <Box sx={{ maxWidth: 420, mx: 'auto', p: { xs: 2, sm: 3 } }}>
       <Paper sx={{ p: { xs: 2, sm: 4 } }}>
@@ -90,7 +104,9 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
             {t('login.title')}
           </Typography>
           {searchParams.get('expired') === 'true' && <Alert severity="info">{t('login.expired')}</Alert>}
-          {passwordLogin ? (
+          {secondStep ? (
+            <SecondFactorStep onSignedIn={finishSignIn} onBack={() => setSecondStep(false)} />
+          ) : passwordLogin ? (
             <Stack component="form" noValidate spacing={2} onSubmit={(event) => void submit(event)}>
               <TextField
                 label={t('login.username')}
@@ -122,6 +138,7 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
           ) : (
             <Alert severity="info">{t('login.passwordLoginDisabled')}</Alert>
           )}
+          {!secondStep && <PasskeySignInButton onSignedIn={finishSignIn} />}
           <ThirdPartySignIn />
           <Stack direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
             {status?.register_enabled !== false && (

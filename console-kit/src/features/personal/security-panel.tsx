@@ -20,6 +20,7 @@ import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
 import { useDeleteSelfMutation, useResetAccessTokenMutation, useUpdateSelfMutation } from './personal-api';
 import { validateDeleteConfirmation, validatePasswordChange } from './personal-rules';
+import { TwoFactorPanel } from '../security/two-factor-panel';
 import { usePersonalTranslation } from './use-personal-translation';
 
 function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -175,7 +176,7 @@ function Section({ title, hint, children }: { title: string; hint: string; child
   );
 }
 
-/** Access token reset (copied to the clipboard), password change, account deletion. */
+/** Access token reset (copied to the clipboard), two-factor sign-in, password change, account deletion. */
 export function SecurityPanel({ self }: { self: SelfUser }) {
   const { t } = usePersonalTranslation();
   const notify = useNotify();
@@ -214,6 +215,8 @@ export function SecurityPanel({ self }: { self: SelfUser }) {
           )}
         </Stack>
       </Section>
+      <Divider />
+      <TwoFactorPanel />
       <Divider />
       <Section title={t('security.passwordTitle')} hint={t('security.passwordHint')}>
         <Button variant="outlined" onClick={() => setPasswordOpen(true)}>

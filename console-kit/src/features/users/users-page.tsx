@@ -36,6 +36,7 @@ import {
   type AdminUser,
   type ManageAction,
 } from './users-api';
+import { ResetTwoFactorButton } from '../security/reset-two-factor-button';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
@@ -262,6 +263,7 @@ function UserRow({ user, actorRole, display, t, onAction, onEdit }: UserRowProps
                 {t('actions.edit')}
               </Button>
             )}
+            {actions.edit && <ResetTwoFactorButton user={user} />}
             {actions.delete && button('delete', 'error')}
           </>
         ) : (

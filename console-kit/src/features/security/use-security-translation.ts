@@ -1,0 +1,6 @@
+import { useFeatureTranslation } from '../../provider/console-i18n';
+import { SECURITY_NAMESPACE, securityLocales } from './security-locales';
+
+export function useSecurityTranslation() {
+  return useFeatureTranslation(SECURITY_NAMESPACE, securityLocales);
+}
