@@ -46,8 +46,9 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  // The password was right and the account has a second factor: its step replaces the form.
-  const [secondStep, setSecondStep] = useState(false);
+  // The password (or a third-party sign-in) was right and the account has a second factor: its step
+  // replaces the form. Third-party sign-ins come back here with ?second_factor=1.
+  const [secondStep, setSecondStep] = useState(() => searchParams.get('second_factor') === '1');
   useRememberInviteCode();
 
   const passwordLogin = status?.password_login_enabled !== false;

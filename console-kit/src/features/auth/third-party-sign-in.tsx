@@ -11,6 +11,7 @@ import { useSystemStatus } from '../../provider/use-system-status';
 import { GitHubIcon } from '../../shell/shell-icons';
 import { useWechatSignInMutation } from '../oauth/oauth-api';
 import { useTelegramLoginMutation, type TelegramAuthData } from './auth-api';
+import { needsSecondFactor, SECOND_FACTOR_PATH } from '../security/second-factor-step';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
 import { providerEnabled, REDIRECT_PROVIDERS, type RedirectProvider } from './oauth-redirect';
 import { TelegramLoginButton } from './telegram-login-button';
@@ -48,6 +49,11 @@ export function ThirdPartySignIn() {
   }
 
   const finish = (user: SessionUser) => {
+    // The account has a second factor: the login page asks for it (the server holds the first step).
+    if (needsSecondFactor(user)) {
+      void navigate(SECOND_FACTOR_PATH);
+      return;
+    }
     signIn(user);
     notify(t('login.success'), 'success');
     void navigate(AFTER_WIDGET_LOGIN_PATH);

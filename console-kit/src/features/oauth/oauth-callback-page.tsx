@@ -7,6 +7,7 @@ import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
 import { callbackParams, isRedirectProvider } from '../auth/oauth-redirect';
+import { needsSecondFactor, SECOND_FACTOR_PATH } from '../security/second-factor-step';
 import { useCompleteOAuthQuery } from './oauth-api';
 import { OAUTH_NAMESPACE, oauthLocales } from './oauth-locales';
 
@@ -49,6 +50,9 @@ export function OAuthCallbackPage() {
     if (data.message === 'bind') {
       notify(t('bindSuccess'), 'success');
       void navigate(OAUTH_BIND_LANDING, { replace: true });
+    } else if (needsSecondFactor(data.data)) {
+      // The account has a second factor: the login page asks for it (the server holds the first step).
+      void navigate(SECOND_FACTOR_PATH, { replace: true });
     } else if (data.data) {
       signIn(data.data);
       notify(t('loginSuccess'), 'success');

@@ -10,6 +10,9 @@ import {
 } from './security-api';
 import { useSecurityTranslation } from './use-security-translation';
 
+/** The login page showing the second step (third-party sign-ins that need one land here). */
+export const SECOND_FACTOR_PATH = '/login?second_factor=1';
+
 /** Whether a sign-in answer asks for the second step instead of naming the user. */
 export function needsSecondFactor(answer: unknown): boolean {
   return (
