@@ -201,7 +201,9 @@ export function ReportsPage() {
                 )}
               </TableBody>
               {data && data.rows.length > 0 && (
-                <TableFooter>
+                <TableFooter
+                  sx={{ '& td': { fontWeight: 600, color: 'text.primary', fontSize: '0.875rem' } }}
+                >
                   <TableRow data-testid="report-totals">
                     <TableCell colSpan={2}>{t('totals')}</TableCell>
                     <TableCell align="right">{data.totals.requests}</TableCell>
