@@ -4,8 +4,18 @@
  * role rules, root requiring a second factor of admins, and step-up checks before sensitive actions.
  */
 import { generate } from 'otplib';
+import request from 'supertest';
 import { UserTotp } from '../../server/src/database/entities';
-import { ApiClient, makeUser, putOption, ROOT, setupRoot, startApp, TestApp } from '../support/test-app';
+import {
+  ApiClient,
+  makeUser,
+  putOption,
+  ROOT,
+  setupRoot,
+  startApp,
+  startNode,
+  TestApp,
+} from '../support/test-app';
 
 describe('two-factor sign-in and step-up checks', () => {
   let t: TestApp;
@@ -235,6 +245,48 @@ describe('two-factor sign-in and step-up checks', () => {
     expect(trail.body.data.items).toHaveLength(1);
     expect(trail.body.data.items[0]).toMatchObject({ actor_name: ROOT.username, changes: null });
     expect(JSON.stringify(trail.body)).not.toContain('sk-reveal-me-1');
+  });
+
+  it('finishes a sign-in and a step-up check on another node than the one that started them', async () => {
+    const user = await makeUser(t, root);
+    const { secret } = await enrol(user);
+    const other = await startNode(t);
+    try {
+      const cookies = (res: request.Response) =>
+        ([] as string[])
+          .concat(res.headers['set-cookie'] ?? [])
+          .map((c) => c.split(';')[0])
+          .join('; ');
+      const first = await request(t.url)
+        .post('/api/user/login')
+        .send({ username: user.username, password: user.password });
+      expect(first.body.data).toEqual({ require_2fa: true });
+      const second = await request(other.url)
+        .post('/api/user/login/2fa')
+        .set('Cookie', cookies(first))
+        .send({ code: await code(secret) });
+      expect(second.body).toMatchObject({ success: true, data: { id: user.userId } });
+      const jar = cookies(second);
+      const self = await request(t.url)
+        .get('/api/user/self')
+        .set('Cookie', jar)
+        .set('New-Api-User', String(user.userId));
+      expect(self.body.data.username).toBe(user.username);
+      // the sign-in's check holds on either node, and so does its expiry
+      const token = await request(other.url)
+        .get('/api/user/token')
+        .set('Cookie', jar)
+        .set('New-Api-User', String(user.userId));
+      expect(token.body.success).toBe(true);
+      advance(601);
+      const stale = await request(other.url)
+        .get('/api/user/token')
+        .set('Cookie', jar)
+        .set('New-Api-User', String(user.userId));
+      expect(stale.status).toBe(403);
+    } finally {
+      await other.close();
+    }
   });
 
   it('lets root require a second factor of admins', async () => {
