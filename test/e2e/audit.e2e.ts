@@ -133,7 +133,9 @@ describe('audit trail', () => {
     expect(list.map((e) => e.action).sort()).toEqual(['channel.create', 'channel.delete', 'channel.update']);
     const update = list.find((e) => e.action === 'channel.update')!;
     expect(update.changes).toEqual({ key: { secret: true }, weight: { from: 0, to: 7 } });
-    expect(list.find((e) => e.action === 'channel.delete')?.summary).toBe('deleted');
+    expect(list.find((e) => e.action === 'channel.delete')?.changes).toMatchObject({
+      weight: { from: 7, to: null },
+    });
     expect(JSON.stringify(list)).not.toContain('sk-channel-secret');
   });
 
@@ -142,7 +144,7 @@ describe('audit trail', () => {
     expect(res.body.success).toBe(true);
     const codes = res.body.data as string[];
     const [e] = await entries('&action=redemption.create');
-    expect(e.summary).toContain('2 × gift');
+    expect(e.summary).toBe('gift ×2, quota 1000');
     const all = JSON.stringify(await entries()) + (await root.get('/api/audit/export')).text;
     for (const code of codes) expect(all).not.toContain(code);
   });

@@ -28,9 +28,10 @@ export interface AuditSpec {
 export const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const count = (v: unknown) => (typeof v === 'number' ? v : Number(obj(v).count ?? obj(v).deleted ?? NaN));
-const counted = (what: string) => (c: AuditCall) => {
+/** Summaries are language-neutral (counts, names, field names): the console shows them as they are. */
+const counted = (c: AuditCall) => {
   const n = count(c.result);
-  return Number.isFinite(n) && n <= 0 ? null : Number.isFinite(n) ? `${what}: ${n}` : what;
+  return Number.isFinite(n) && n <= 0 ? null : Number.isFinite(n) ? `×${n}` : '';
 };
 const clip = (v: unknown) => (typeof v === 'string' ? v.slice(0, 64) : '');
 
@@ -80,12 +81,12 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
   'ChannelController.removeDisabled': {
     action: 'channel.delete_disabled',
     target: 'channel',
-    summary: counted('deleted'),
+    summary: counted,
   },
   'ChannelController.fix': {
     action: 'channel.fix_abilities',
     target: 'channel',
-    summary: () => 'abilities rebuilt',
+    summary: () => '',
   },
   'ChannelController.copy': {
     action: 'channel.copy',
@@ -114,7 +115,7 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
   'RedemptionController.create': {
     action: 'redemption.create',
     target: 'redemption',
-    summary: (c) => `${list(c.result).length} × ${clip(c.body.name)} (quota ${String(c.body.quota)})`,
+    summary: (c) => `${clip(c.body.name)} ×${list(c.result).length}, quota ${String(c.body.quota)}`,
   },
   'RedemptionController.update': {
     action: 'redemption.update',
@@ -129,7 +130,7 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
   'RedemptionController.removeInvalid': {
     action: 'redemption.delete_invalid',
     target: 'redemption',
-    summary: counted('deleted'),
+    summary: counted,
   },
   // money and logs
   'TopUpController.complete': { action: 'topup.complete', target: 'topup', ids: (c) => [c.body.trade_no] },
@@ -138,7 +139,7 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
     target: 'log',
     summary: (c) => {
       const n = count(c.result);
-      return n > 0 ? `before ${String(c.query.target_timestamp)}: ${n}` : null;
+      return n > 0 ? `< ${String(c.query.target_timestamp)} ×${n}` : null;
     },
   },
 };
@@ -147,5 +148,5 @@ function tagged(c: AuditCall): string | null {
   const n = count(c.result);
   if (Number.isFinite(n) && n <= 0) return null;
   const fields = Object.keys(c.body).filter((k) => k !== 'tag' && k !== 'ids' && k !== 'key');
-  return `tag ${clip(c.body.tag)}${Number.isFinite(n) ? `: ${n}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
+  return `${clip(c.body.tag)}${Number.isFinite(n) ? ` ×${n}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
 }

@@ -140,7 +140,6 @@ export class AuditService {
             targetId: id,
             targetName: name,
             changes,
-            summary: now ? '' : 'deleted',
           });
         }
         for (const id of ids(spec.createdIds?.(done) ?? [])) {
