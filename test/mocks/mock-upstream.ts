@@ -251,6 +251,11 @@ export class MockUpstream {
   requireKey: string | readonly string[] | null = null;
   /** Model ids the model-list endpoints answer with. */
   models: string[] = [...DEFAULT_MODELS];
+  /**
+   * A stuck upstream, whatever the request: 'headers' never answers; 'body' answers 200 with the
+   * content type of a stream (or JSON) and then sends nothing. Null: normal service.
+   */
+  stall: 'headers' | 'body' | null = null;
   /** The account the balance endpoints describe. */
   account: MockAccount = { balance: 12.5, used: 2.5 };
   /**
@@ -298,6 +303,7 @@ export class MockUpstream {
     this.requireKey = null;
     this.models = [...DEFAULT_MODELS];
     this.account = { balance: 12.5, used: 2.5 };
+    this.stall = null;
   }
 
   /** Waits until `condition` holds (e.g. `() => mock.last?.aborted === true`). */
@@ -344,6 +350,12 @@ export class MockUpstream {
       if (!ex.finished) record.aborted = true;
     });
     res.setHeader(family === 'anthropic' ? 'request-id' : 'x-request-id', `req_mock_${n}`);
+    if (this.stall === 'headers') return;
+    if (this.stall === 'body') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      return;
+    }
 
     const chunks: Buffer[] = [];
     try {

@@ -17,6 +17,7 @@ import type { RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
 import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from '../scoped-limit.service';
 import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, RelayMode, UpstreamCall } from '../types';
+import { firstByteMs } from '../upstream/first-byte';
 import { UpstreamClient } from '../upstream/upstream-client';
 import { ChannelAffinity } from './affinity';
 import { hubBody } from './admission';
@@ -29,6 +30,8 @@ export interface Attempt {
   call: UpstreamCall;
   /** Frees the channel's limit slot taken for this attempt (idempotent). */
   release: () => void;
+  /** The channel's first-byte timeout in milliseconds (0 or absent = the global timeouts only). */
+  firstByteMs?: number;
 }
 
 /** What planning needs of a request: the admitted context, or a channel test's minimal one. */
@@ -120,7 +123,7 @@ export class AttemptPlanner {
       this.affinity.remember(session, { channelId: channel.id, keyIndex: Math.max(0, channel.keys.indexOf(key)) });
       this.affinity.count(!sticky ? 'new' : sticky.channelId === channel.id ? 'hit' : 'moved');
     }
-    return { channel, adapter, upstreamModel, areq, call, release };
+    return { channel, adapter, upstreamModel, areq, call, release, firstByteMs: firstByteMs(channel) };
   }
 
   private adapterSettings(): AdapterSettings {

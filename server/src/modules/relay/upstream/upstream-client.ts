@@ -14,6 +14,7 @@ import type { ClientSignal } from '../client-signal';
 import { RelayError, sanitizeUpstreamText } from '../errors';
 import type { ProviderAdapter } from '../types';
 import { sparkCall, UpstreamResponse } from './spark-transport';
+import { awaitFirstByte } from './first-byte';
 import type { Attempt } from '../lifecycle/attempt-plan';
 
 export type { UpstreamResponse } from './spark-transport';
@@ -101,7 +102,7 @@ export class UpstreamClient implements OnModuleDestroy {
           body: override?.body ?? a.call.body,
           signal,
           dispatcher: this.dispatcher(a.channel),
-          headersTimeout: this.headersTimeoutMs,
+          headersTimeout: a.firstByteMs || this.headersTimeoutMs,
         });
     } catch (err) {
       if (err instanceof RelayError) throw err;
@@ -111,6 +112,7 @@ export class UpstreamClient implements OnModuleDestroy {
     }
     this.metrics.upstream(a.channel.id, performance.now() - sentAt);
     if (up.statusCode >= 400) throw upstreamError(a, up.statusCode, await readLimited(up.body, MAX_ERROR_BODY));
+    if (a.firstByteMs && a.adapter.transport !== 'websocket') await awaitFirstByte(up.body, a.firstByteMs - (performance.now() - sentAt));
     return up;
   }
 
