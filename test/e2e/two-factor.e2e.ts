@@ -297,7 +297,7 @@ describe('two-factor sign-in and step-up checks', () => {
     const refused = await admin.get('/api/user/');
     expect(refused.status).toBe(403);
     expect(refused.body.data).toEqual({ two_factor_required: true });
-    expect(refused.body.message).toBe('管理员须先启用两步验证（个人设置 → 账号安全）');
+    expect(refused.body.message).toBe('管理员须先启用两步验证（个人设置 → 安全设置）');
     expect((await admin.get('/api/user/self')).body.success).toBe(true); // own pages stay open to enrol
     expect((await admin.get('/api/user/2fa')).body.data.required_for_admins).toBe(true);
     await enrol(admin);

@@ -19,7 +19,7 @@ export const ACCOUNT_SECURITY_MESSAGES = {
   totp_setup_missing: { zh: '请先开始绑定身份验证器', en: 'Start setting up the authenticator app first' },
   totp_not_enabled: { zh: '未启用身份验证器', en: 'No authenticator app is set up' },
   two_factor_enrolment_required: {
-    zh: '管理员须先启用两步验证（个人设置 → 账号安全）',
+    zh: '管理员须先启用两步验证（个人设置 → 安全设置）',
     en: 'Administrators must turn on two-factor sign-in first (Personal settings → Security)',
   },
   step_up_required: {
