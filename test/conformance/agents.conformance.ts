@@ -75,12 +75,24 @@ describe('coding agents on every channel format', () => {
     mock = await MockUpstream.start();
     t = await startApp();
     root = await setupRoot(t);
-    const models = [...CHANNELS.map((c) => c.model), 'embed-gemini', 'embed-openai'];
+    const models = [
+      ...CHANNELS.map((c) => c.model),
+      'embed-gemini',
+      'embed-openai',
+      'rsn-o-high',
+      'rsn-chat',
+      'o4-mini',
+      'rsn-claude-high',
+      'rsn-gemini-low',
+    ];
     await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
     await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))));
     for (const c of CHANNELS) await makeChannel(t, { type: c.type, base_url: mock.url, models: c.model });
     await makeChannel(t, { type: 24, base_url: mock.url, models: 'embed-gemini' });
     await makeChannel(t, { type: 1, base_url: mock.url, models: 'embed-openai' });
+    await makeChannel(t, { type: 1, base_url: mock.url, models: 'rsn-o-high,rsn-chat,o4-mini' });
+    await makeChannel(t, { type: 14, base_url: mock.url, models: 'rsn-claude-high' });
+    await makeChannel(t, { type: 24, base_url: mock.url, models: 'rsn-gemini-low' });
     await setQuota(t, root.userId!, 10_000_000);
     key = (await makeToken(t, root.userId!)).key;
   });
@@ -607,6 +619,70 @@ describe('coding agents on every channel format', () => {
           JSON.stringify(['anthropic-beta', 'openai-beta']),
         );
       }
+    });
+  });
+
+  describe('reasoning controls per provider', () => {
+    it('serves -high/-low model suffixes as the base model with that effort on each provider', async () => {
+      mock.reset();
+      await openai().chat.completions.create({
+        model: 'rsn-o-high',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(mock.last!.body).toMatchObject({ model: 'rsn-o', reasoning_effort: 'high' });
+      await openai().responses.create({ model: 'rsn-o-high', input: 'hi' });
+      expect(mock.last!.path).toBe('/v1/responses');
+      expect(mock.last!.body).toMatchObject({ model: 'rsn-o', reasoning: { effort: 'high' } });
+      await openai().chat.completions.create({
+        model: 'rsn-claude-high',
+        temperature: 0.2,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      const claude = mock.last!.body as Record<string, unknown>;
+      expect(claude).toMatchObject({
+        model: 'rsn-claude',
+        thinking: { type: 'enabled', budget_tokens: 16384 },
+      });
+      expect(claude.max_tokens as number).toBeGreaterThan(16384);
+      expect(claude.temperature).toBeUndefined();
+      await openai().chat.completions.create({
+        model: 'rsn-gemini-low',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(mock.last!.path).toBe('/v1beta/models/rsn-gemini:generateContent');
+      expect((mock.last!.body as { generationConfig: unknown }).generationConfig).toMatchObject({
+        thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+      });
+      await settle(t);
+      expect(await lastLog()).toMatchObject({ model_name: 'rsn-gemini-low' });
+    });
+
+    it("adapts Claude Code's thinking per model: reasoning_effort only for models that reason", async () => {
+      mock.reset();
+      const thinking = {
+        model: '',
+        max_tokens: 20000,
+        thinking: { type: 'enabled', budget_tokens: 10000 },
+        messages: [{ role: 'user', content: 'hi' }],
+      };
+      const headers = { 'anthropic-version': '2023-06-01' };
+      expect((await post('/v1/messages', { ...thinking, model: 'rsn-chat' }, headers)).status).toBe(200);
+      expect(mock.last!.body).not.toHaveProperty('reasoning_effort');
+      expect((await post('/v1/messages', { ...thinking, model: 'o4-mini' }, headers)).status).toBe(200);
+      expect(mock.last!.body).toMatchObject({ model: 'o4-mini', reasoning_effort: 'medium' });
+      // Gemini CLI's thinking budget reaches an Anthropic channel as extended thinking.
+      const gemini = await post(
+        '/v1beta/models/agent-claude:generateContent',
+        {
+          contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+          generationConfig: { thinkingConfig: { thinkingBudget: 8192 } },
+        },
+        { 'x-goog-api-key': key },
+      );
+      expect(gemini.status).toBe(200);
+      expect(mock.last!.body).toMatchObject({
+        thinking: { type: 'enabled', budget_tokens: expect.any(Number) },
+      });
     });
   });
 });

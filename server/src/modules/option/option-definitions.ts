@@ -388,6 +388,10 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('global.pass_through_request_enabled', false),
   // Client headers forwarded to an upstream of the client's own format (Claude Code's betas...).
   json('relay.forward_client_headers', ['anthropic-beta', 'openai-beta'], stringList),
+  // `<model>-high` (and -minimal, -low, -medium, -xhigh) served by `<model>` with that reasoning effort.
+  bool('relay.effort_suffixes_enabled', true),
+  // OpenAI-format models that accept reasoning_effort (name prefixes); others get none from a conversion.
+  json('relay.reasoning_models', ['o1', 'o3', 'o4', 'gpt-5', 'gpt-oss', 'codex'], stringList),
   // Channel affinity: an agent session keeps to its channel while the provider's prompt cache lasts.
   bool('channel_affinity.enabled', true),
   int('channel_affinity.ttl_seconds', 3600, 1, 7 * 86400),

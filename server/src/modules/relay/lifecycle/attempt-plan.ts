@@ -12,6 +12,7 @@ import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../chann
 import { relayFail } from '../errors';
 import { fromHubRequest } from '../formats';
 import { uncarriedField } from '../formats/carry';
+import { applyEffort, Effort, effortSuffix, hubEffort, isReasoningModel } from '../formats/reasoning';
 import { embeddingsRequestFor } from '../formats/gemini';
 import type { RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
@@ -79,8 +80,11 @@ export class AttemptPlanner {
       if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
       if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
     }
-    const upstreamModel = mapModel(channel.modelMapping, ctx.model);
-    if (upstreamModel === null) throw relayFail(500, 'relay_model_cycle');
+    const mapped = mapModel(channel.modelMapping, ctx.model);
+    if (mapped === null) throw relayFail(500, 'relay_model_cycle');
+    // `<model>-high` and the other effort suffixes: served by `<model>` with that reasoning effort.
+    const suffix = (req.mode === 'chat' || req.mode === 'responses') && this.options.bool('relay.effort_suffixes_enabled') ? effortSuffix(mapped) : { model: mapped, effort: null };
+    const upstreamModel = suffix.model;
     const adapter = adapterFor(channel.type, upstreamModel);
     const mode = adapter && upstreamMode(adapter, req.mode);
     if (!adapter || !mode) throw relayFail(400, 'relay_mode_unsupported');
@@ -89,7 +93,8 @@ export class AttemptPlanner {
 
     const settings = this.adapterSettings();
     let pristine = false;
-    const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, () => (pristine = true)) : {};
+    const reasoning = { effort: suffix.effort, models: this.options.json<string[]>('relay.reasoning_models') ?? [] };
+    const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, reasoning, () => (pristine = true)) : {};
     const stickyKey = sticky?.channelId === channel.id ? channel.keys[sticky.keyIndex] : undefined;
     const key = stickyKey ?? this.upstream.key(channel);
     const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
@@ -197,17 +202,29 @@ export function sameFormat(ctx: Pick<RelayContext, 'req'>, adapter: ProviderAdap
  * The body in the channel's format: converted if needed, then mapping, overrides and settings.
  * `unchanged` is called when the result equals the client's body (nothing added or replaced).
  */
-function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAdapter, mode: RelayMode, upstreamModel: string, settings: AdapterSettings, unchanged: () => void): JsonObject {
+function upstreamBody(
+  ctx: PlanContext,
+  ch: ChannelSnapshot,
+  adapter: ProviderAdapter,
+  mode: RelayMode,
+  upstreamModel: string,
+  settings: AdapterSettings,
+  reasoning: { effort: Effort | null; models: readonly string[] },
+  unchanged: () => void,
+): JsonObject {
   const { req } = ctx;
   const inbound = req.body ?? {};
   let body: JsonObject;
   const same = sameFormat(ctx, adapter);
+  const maxTable = settings.claudeDefaultMaxTokens;
+  const defaultMaxTokens = maxTable[upstreamModel] ?? maxTable.default ?? 8192;
+  let converted: Effort | null = null;
   if (req.mode === 'embeddings' && !same) body = { ...embeddingsRequestFor(req.format, adapter.format, inbound, upstreamModel) };
   else if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = { ...inbound };
   else {
     const hub = applySetting(hubBody(req, ctx.model, ctx.stream), ch);
-    const table = settings.claudeDefaultMaxTokens;
-    body = fromHubRequest(adapter.format, hub, { defaultMaxTokens: table[upstreamModel] ?? table.default ?? 8192 });
+    converted = hubEffort(hub);
+    body = fromHubRequest(adapter.format, hub, { defaultMaxTokens });
   }
   if (adapter.format === 'openai' || adapter.format === 'anthropic' || adapter.format === 'responses') body.model = upstreamModel;
   if (same && adapter.format === 'openai') body = applySetting(body, ch);
@@ -218,6 +235,9 @@ function upstreamBody(ctx: PlanContext, ch: ChannelSnapshot, adapter: ProviderAd
   if (adapter.format !== 'gemini') {
     if (ctx.stream) body.stream = true;
   } else delete body.stream;
+  if (reasoning.effort && (mode === 'chat' || mode === 'responses')) body = applyEffort(adapter.format === 'openai' && mode === 'responses' ? 'responses' : adapter.format, body, reasoning.effort, defaultMaxTokens);
+  else if (!same && adapter.format === 'openai' && mode === 'chat' && body.reasoning_effort !== undefined && !isReasoningModel(upstreamModel, reasoning.models)) delete body.reasoning_effort;
+  else if (!same && adapter.format === 'anthropic' && converted && body.thinking === undefined) body = applyEffort('anthropic', body, converted, defaultMaxTokens);
   for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
   if (same && adapter.format === req.format && sameShape(body, inbound) && body.model === inbound.model) unchanged();
   return body;
