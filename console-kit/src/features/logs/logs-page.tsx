@@ -239,7 +239,12 @@ export function LogsPage() {
         <Paper>
           {list.isFetching && <LinearProgress />}
           <TableContainer>
-            <Table size="small" aria-label={t('title')}>
+            {/* Tight cells and one-line headers and times: every default column fits a 1440 px screen. */}
+            <Table
+              size="small"
+              aria-label={t('title')}
+              sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-head': { whiteSpace: 'nowrap' } }}
+            >
               <TableHead>
                 <TableRow>
                   <TableCell padding="checkbox" />
@@ -312,7 +317,11 @@ function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, t }: 
   const cell = (column: LogColumn) => {
     switch (column) {
       case 'time':
-        return <Typography variant="body2">{formatLogTime(entry.created_at)}</Typography>;
+        return (
+          <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+            {formatLogTime(entry.created_at)}
+          </Typography>
+        );
       case 'channel':
         return countable && entry.channel ? (
           <Tooltip title={entry.channel_name || t('row.channelGone')}>
@@ -370,7 +379,18 @@ function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, t }: 
       }
       case 'details':
         return (
-          <Typography variant="body2" sx={{ maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          <Typography
+            variant="body2"
+            title={entry.content}
+            sx={{
+              maxWidth: 240,
+              overflow: 'hidden',
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
+              wordBreak: 'break-word',
+            }}
+          >
             {entry.content}
           </Typography>
         );

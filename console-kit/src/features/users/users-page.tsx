@@ -251,9 +251,10 @@ function UserRow({ user, actorRole, display, t, onAction, onEdit }: UserRowProps
           <Chip size="small" color={STATUS_COLORS[status]} label={t(`status.${status}`)} />
         )}
       </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+      <TableCell>
         {deregistered ? null : anyAction ? (
-          <>
+          // Two rows of buttons at most instead of one row wider than a desktop screen.
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 0.5, maxWidth: 280 }}>
             {actions.promote && button('promote', 'warning')}
             {actions.demote && button('demote', 'warning')}
             {actions.enable && button('enable', 'success')}
@@ -265,7 +266,7 @@ function UserRow({ user, actorRole, display, t, onAction, onEdit }: UserRowProps
             )}
             {actions.edit && <ResetTwoFactorButton user={user} />}
             {actions.delete && button('delete', 'error')}
-          </>
+          </Box>
         ) : (
           <Typography variant="caption" color="text.secondary">
             {t('actions.noPermission')}
