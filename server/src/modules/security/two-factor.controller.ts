@@ -5,6 +5,7 @@ import { IsOptional, IsString } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../common/app-error';
 import type { AuthUser } from '../../common/http/request-context';
+import { UserStatus } from '../../database/entities';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../auth/access.decorator';
 import { loginResult } from '../auth/auth.service';
 import { SecondFactorGate } from '../auth/second-factor.service';
@@ -51,7 +52,8 @@ export class TwoFactorController {
   ) {
     const userId = this.gate.pendingUser(req);
     const user = userId === null ? null : await this.users.findById(userId);
-    if (!user || user.deleted_at || user.status !== 1) throw fail('two_factor_pending_missing');
+    if (!user || user.deleted_at || user.status !== UserStatus.Enabled)
+      throw fail('two_factor_pending_missing');
     if (!(await this.twoFactor.verifyCode(user.id, body?.code))) throw fail('two_factor_code_invalid');
     this.gate.finish(req, reply, user.id);
     return loginResult(user);
