@@ -16,6 +16,7 @@ import { AppError } from './common/app-error';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './common/http/json-depth';
 import { registerSecurityHeaders } from './common/http/security-headers';
+import { RequestDeadline } from './common/http/request-deadline';
 import { newRequestId, REQUEST_ID_HEADER } from './common/http/request-id';
 import { pickLang } from './common/i18n/messages';
 import type { AppConfig } from './config/app-config';
@@ -109,8 +110,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     (req: IncomingMessage, res: ServerResponse) => void
   >;
   server.removeAllListeners('request');
+  const deadline = new RequestDeadline(config.clientBodyTimeoutSeconds * 1000);
+  server.on('close', () => deadline.stop());
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
+    deadline.track(req, res);
     if (!relay.tryRaw(req, res)) for (const handler of fastifyHandlers) handler(req, res);
   });
   app.get(RealtimeRelay).attach(app.getHttpServer());

@@ -8,7 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
-import { ApiClient, makeUser, putOption, REDIS_URL, setupRoot, startApp, startNode, TestApp } from '../support/test-app';
+import {
+  ApiClient,
+  makeUser,
+  putOption,
+  REDIS_URL,
+  setupRoot,
+  startApp,
+  startNode,
+  TestApp,
+} from '../support/test-app';
 
 const CALLS = 120;
 /** gpt-4o with the default options: model ratio 1.25, completion ratio 4. */
@@ -30,7 +39,11 @@ async function call(url: string, key: string, stream: boolean): Promise<Answer> 
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'accept-language': 'en' },
     body: JSON.stringify({ model: 'gpt-4o', stream, messages: [{ role: 'user', content: 'hi' }] }),
   });
-  return { status: res.status, requestId: res.headers.get('x-oneapi-request-id') ?? '', text: await res.text() };
+  return {
+    status: res.status,
+    requestId: res.headers.get('x-oneapi-request-id') ?? '',
+    text: await res.text(),
+  };
 }
 
 /** `CALLS` calls at once, streams and non-streams alternating, spread over the given nodes. */
@@ -102,7 +115,11 @@ describe('served calls are charged in full (one node)', () => {
   const fresh = async (balance: number, tokenQuota?: number) => {
     const user = await makeUser(t, root);
     await setQuota(t, user.userId!, balance);
-    const token = await makeToken(t, user.userId!, tokenQuota === undefined ? {} : { remain_quota: tokenQuota });
+    const token = await makeToken(
+      t,
+      user.userId!,
+      tokenQuota === undefined ? {} : { remain_quota: tokenQuota },
+    );
     return { userId: user.userId!, token };
   };
 
@@ -128,7 +145,10 @@ describe('served calls are charged in full (one node)', () => {
     expect(r.balance).toBeLessThan(0);
     const next = await call(t.url, token.key, false);
     expect(next.status).toBe(403);
-    expect(JSON.parse(next.text).error).toMatchObject({ message: 'Insufficient user quota', code: 'insufficient_quota' });
+    expect(JSON.parse(next.text).error).toMatchObject({
+      message: 'Insufficient user quota',
+      code: 'insufficient_quota',
+    });
     // A top-up that brings the balance back above zero lets calls through again.
     await setQuota(t, userId, 10_000);
     expect((await call(t.url, token.key, true)).status).toBe(200);
@@ -195,24 +215,27 @@ describe('served calls are charged in full (two nodes, one database)', () => {
     ['500', undefined],
     ['0', undefined],
     ['0', 2900],
-  ])('PreConsumedQuota %s, token limit %s: Σ logs = balance change = token used change across both nodes', async (pre, limit) => {
-    await putOption(root, 'PreConsumedQuota', pre);
-    const user = await makeUser(a, root);
-    const balance = limit ? 1_000_000 : 2900;
-    await setQuota(a, user.userId!, balance);
-    const token = await makeToken(a, user.userId!, limit === undefined ? {} : { remain_quota: limit });
-    // Both nodes know the new user and token before the burst.
-    await new Promise((r) => setTimeout(r, 300));
-    const answers = await burst([a.url, b.url], token.key);
-    const r = await checkBurst(
-      [a, b],
-      user.userId!,
-      token,
-      { balance, tokenUsed: 0 },
-      answers,
-      limit ? TOKEN_REFUSALS : USER_REFUSAL,
-    );
-    expect(r.served).toBeGreaterThanOrEqual(1);
-    if (pre === '500') expect(r.balance).toBeGreaterThanOrEqual(0);
-  });
+  ])(
+    'PreConsumedQuota %s, token limit %s: Σ logs = balance change = token used change across both nodes',
+    async (pre, limit) => {
+      await putOption(root, 'PreConsumedQuota', pre);
+      const user = await makeUser(a, root);
+      const balance = limit ? 1_000_000 : 2900;
+      await setQuota(a, user.userId!, balance);
+      const token = await makeToken(a, user.userId!, limit === undefined ? {} : { remain_quota: limit });
+      // Both nodes know the new user and token before the burst.
+      await new Promise((r) => setTimeout(r, 300));
+      const answers = await burst([a.url, b.url], token.key);
+      const r = await checkBurst(
+        [a, b],
+        user.userId!,
+        token,
+        { balance, tokenUsed: 0 },
+        answers,
+        limit ? TOKEN_REFUSALS : USER_REFUSAL,
+      );
+      expect(r.served).toBeGreaterThanOrEqual(1);
+      if (pre === '500') expect(r.balance).toBeGreaterThanOrEqual(0);
+    },
+  );
 });

@@ -145,35 +145,43 @@ describe('relay error precedence', () => {
     const text = body === 'valid' ? JSON.stringify(route.valid) : BODIES.find(([b]) => b === body)![1];
     const res = await fetch(t.url + route.path, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': 'en', ...(key ? route.header(key) : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': 'en',
+        ...(key ? route.header(key) : {}),
+      },
       body: text,
     });
     return { status: res.status, body: (await res.json()) as Wire };
   };
 
   describe.each(ROUTES.map((r) => [r.family, r] as const))('%s', (_family, route) => {
-    it.each(KEY_STATES.flatMap(([state, status, message]) => BODIES.map(([body]) => [state, body, status, message] as const)))(
-      'key %s, body %s → %s, whatever the body',
-      async (state, body, status, message) => {
+    it.each(
+      KEY_STATES.flatMap(([state, status, message]) =>
+        BODIES.map(([body]) => [state, body, status, message] as const),
+      ),
+    )('key %s, body %s → %s, whatever the body', async (state, body, status, message) => {
+      await settle(t);
+      const before = await quotaOf(t, userId);
+      const res = await send(route, keys[state], body);
+      expect(res.status).toBe(status);
+      expect(messageOf(route.family, res.body)).toBe(message);
+      await settle(t);
+      expect(await quotaOf(t, userId)).toBe(before);
+    });
+
+    it.each(BODIES.filter(([b]) => b !== 'valid').map(([b]) => [b]))(
+      'a working key with body %s → 400',
+      async (body) => {
         await settle(t);
         const before = await quotaOf(t, userId);
-        const res = await send(route, keys[state], body);
-        expect(res.status).toBe(status);
-        expect(messageOf(route.family, res.body)).toBe(message);
+        const res = await send(route, keys.good, body);
+        expect(res.status).toBe(400);
+        expect(messageOf(route.family, res.body)).toEqual(expect.any(String));
         await settle(t);
         expect(await quotaOf(t, userId)).toBe(before);
       },
     );
-
-    it.each(BODIES.filter(([b]) => b !== 'valid').map(([b]) => [b]))('a working key with body %s → 400', async (body) => {
-      await settle(t);
-      const before = await quotaOf(t, userId);
-      const res = await send(route, keys.good, body);
-      expect(res.status).toBe(400);
-      expect(messageOf(route.family, res.body)).toEqual(expect.any(String));
-      await settle(t);
-      expect(await quotaOf(t, userId)).toBe(before);
-    });
 
     it('a working key with a valid body is served', async () => {
       const res = await send(route, keys.good, 'valid');
@@ -212,19 +220,23 @@ describe('relay error precedence', () => {
           res.setEncoding('utf8');
           res.on('data', (c: string) => (text += c));
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, message: (JSON.parse(text) as { error: { message: string } }).error.message }),
+            resolve({
+              status: res.statusCode ?? 0,
+              message: (JSON.parse(text) as { error: { message: string } }).error.message,
+            }),
           );
         });
         ws.once('error', reject);
       });
 
-    it.each(KEY_STATES.flatMap(([state, status, message]) => ['?model=gpt-4o-realtime', ''].map((q) => [state, q, status, message] as const)))(
-      'key %s (query "%s") → %s before any upgrade',
-      async (state, query, status, message) => {
-        const res = await refusal(query, keys[state] ? { authorization: `Bearer ${keys[state]}` } : {});
-        expect(res).toEqual({ status, message });
-      },
-    );
+    it.each(
+      KEY_STATES.flatMap(([state, status, message]) =>
+        ['?model=gpt-4o-realtime', ''].map((q) => [state, q, status, message] as const),
+      ),
+    )('key %s (query "%s") → %s before any upgrade', async (state, query, status, message) => {
+      const res = await refusal(query, keys[state] ? { authorization: `Bearer ${keys[state]}` } : {});
+      expect(res).toEqual({ status, message });
+    });
 
     it('a working key without a model is 400', async () => {
       const res = await refusal('', { authorization: `Bearer ${keys.good}` });

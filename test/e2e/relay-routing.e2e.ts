@@ -196,7 +196,8 @@ describe('relay routing', () => {
     await makeChannel(t, { base_url: refusing.url, models: 'gpt-4o-noretry', priority: 10 });
     await makeChannel(t, { base_url: mock.url, models: 'gpt-4o-noretry', priority: 0 });
     const res = await chat('gpt-4o-noretry');
-    expect(res.status).toBe(401);
+    // The upstream refused the gateway's key: a gateway error, not an authentication error of the caller.
+    expect(res.status).toBe(502);
     expect(calls(mock, 'gpt-4o-noretry')).toBe(0);
   });
 
@@ -483,7 +484,7 @@ describe('relay routing', () => {
       const good = await makeChannel(t, { base_url: mock.url, models: 'gpt-4o-ban', priority: 0 });
       const kept = await makeChannel(t, { base_url: refusing.url, models: 'gpt-4o-noban', auto_ban: 0 });
 
-      expect((await chat('gpt-4o-ban')).status).toBe(401);
+      expect((await chat('gpt-4o-ban')).status).toBe(502);
       const deadline = Date.now() + 5_000;
       while ((await channelRow(bad)).status !== 3 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
@@ -505,10 +506,10 @@ describe('relay routing', () => {
       expect(logs.at(-1)!.channel_id).toBe(good);
 
       // auto_ban = 0: the channel keeps failing but stays enabled and keeps being used.
-      expect((await chat('gpt-4o-noban')).status).toBe(401);
+      expect((await chat('gpt-4o-noban')).status).toBe(502);
       await new Promise((r) => setTimeout(r, 300));
       expect((await channelRow(kept)).status).toBe(1);
-      expect((await chat('gpt-4o-noban')).status).toBe(401);
+      expect((await chat('gpt-4o-noban')).status).toBe(502);
       expect(calls(refusing, 'gpt-4o-noban')).toBe(2);
     } finally {
       await putOption(root, 'AutomaticDisableChannelEnabled', false);

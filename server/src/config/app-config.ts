@@ -28,8 +28,14 @@ export interface AppConfig {
   syncFrequencySeconds: number;
   /** Minutes between automatic tests of every channel (master node); 0 = off. */
   channelTestFrequencyMinutes: number;
+  /** Streams: longest quiet spell between two upstream events (a trickle of bytes does not count). */
   streamingTimeoutSeconds: number;
+  /** Streams: longest wait for the first event; 0 = STREAMING_TIMEOUT. */
+  firstByteTimeoutSeconds: number;
+  /** Headers of every upstream answer, and the whole of a non-stream one (0 = none). */
   relayTimeoutSeconds: number;
+  /** Time a client has to send its whole request (headers and body); 0 = none. */
+  clientBodyTimeoutSeconds: number;
   /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process stops anyway. */
   shutdownTimeoutSeconds: number;
   trustedProxies: string[];
@@ -139,6 +145,8 @@ export function loadConfig(
     channelTestFrequencyMinutes: int(dto.CHANNEL_TEST_FREQUENCY, 0),
     streamingTimeoutSeconds: int(dto.STREAMING_TIMEOUT, 300),
     relayTimeoutSeconds: int(dto.RELAY_TIMEOUT, 0),
+    firstByteTimeoutSeconds: int(dto.STREAMING_FIRST_BYTE_TIMEOUT, 0),
+    clientBodyTimeoutSeconds: int(dto.CLIENT_BODY_TIMEOUT, 120),
     shutdownTimeoutSeconds: int(dto.SHUTDOWN_TIMEOUT, 30),
     trustedProxies: (dto.TRUSTED_PROXIES ?? '')
       .split(',')

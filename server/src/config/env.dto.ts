@@ -26,6 +26,10 @@ export class EnvDto {
   CHANNEL_TEST_FREQUENCY?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) STREAMING_TIMEOUT?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) RELAY_TIMEOUT?: string;
+  @IsOptional()
+  @Matches(INT, { message: 'must be a whole number of seconds' })
+  STREAMING_FIRST_BYTE_TIMEOUT?: string;
+  @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) CLIENT_BODY_TIMEOUT?: string;
   @IsOptional() @Matches(INT, { message: 'must be a whole number of seconds' }) SHUTDOWN_TIMEOUT?: string;
   @IsOptional() @IsString() TRUSTED_PROXIES?: string;
   @IsOptional() @IsString() TZ?: string;

@@ -221,6 +221,10 @@ export const MESSAGES = {
   },
   relay_upstream_failed: { zh: '上游服务出错：{reason}', en: 'Upstream error: {reason}' },
   relay_upstream_timeout: { zh: '上游服务响应超时', en: 'The upstream did not answer in time' },
+  relay_upstream_refused: {
+    zh: '上游服务拒绝了网关的凭据（HTTP {status}），请联系管理员检查渠道密钥',
+    en: "The upstream refused the gateway's credentials (HTTP {status}); ask the operator to check the channel's key",
+  },
   relay_model_cycle: { zh: '模型映射存在循环', en: 'The model mapping has a cycle' },
   relay_not_found: { zh: '模型 {model} 不存在', en: 'The model {model} does not exist' },
   // channels

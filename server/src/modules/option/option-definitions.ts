@@ -397,6 +397,8 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   int('channel_affinity.ttl_seconds', 3600, 1, 7 * 86400),
   json('channel_affinity.headers', ['session_id', 'x-session-id'], stringList),
   json('channel_affinity.rules', [], affinityRules),
+  // A timed-out attempt is not repeated on the same channel (only another channel is tried) unless this is on.
+  bool('general_setting.retry_timeout_same_channel', false),
   bool('general_setting.ping_interval_enabled', false),
   int('general_setting.ping_interval_seconds', 60, 1, 3600),
 ];

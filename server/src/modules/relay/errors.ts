@@ -25,6 +25,14 @@ export class RelayError extends Error {
     super(key ?? text);
   }
 
+  /** What the operator reads in the error log when it says more than the caller's message (the upstream's own words). */
+  detail: string | null = null;
+
+  /** The error log's text: the detail when there is one, else the English message. */
+  logText(): string {
+    return this.detail ? `${this.messageIn('en')}: ${this.detail}` : this.messageIn('en');
+  }
+
   messageIn(lang: Lang): string {
     return this.key ? translate(this.key, lang, this.params) : this.text;
   }
@@ -86,12 +94,25 @@ export function errorBody(format: WireFormat, status: number, message: string, c
  * Strips URLs, bearer credentials and key-looking strings from upstream text before it reaches a
  * client (the one scrubber: adapters use it for the messages they extract too).
  */
-export function sanitizeUpstreamText(text: string): string {
-  return text
+export function sanitizeUpstreamText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  // The channel's own keys first, whole and in parts (`id.secret`, `app|key|secret`, `ak:sk`...): an
+  // upstream that echoes a credential must not hand it to the caller, whatever it looks like.
+  for (const secret of secrets) for (const part of secretParts(secret)) out = out.split(part).join('[key]');
+  return out
     .replace(/https?:\/\/[^\s"'<>]+/g, '[url]')
     .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [key]')
     .replace(/\b(?:sk|ak|rk|pk)-[A-Za-z0-9_*-]{6,}/g, '[key]')
     .replace(/\bAIza[A-Za-z0-9_-]{10,}/g, '[key]')
     .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[redacted]')
     .slice(0, 1000);
+}
+
+/** A key and its parts long enough to be secret, longest first. */
+function secretParts(secret: string): string[] {
+  const key = secret.trim();
+  if (key.length < 6) return [];
+  const parts = new Set([key]);
+  for (const p of key.split(/[.|:,\s/]+/)) if (p.length >= 6) parts.add(p);
+  return [...parts].sort((a, b) => b.length - a.length);
 }

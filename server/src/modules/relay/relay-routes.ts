@@ -30,6 +30,7 @@ const OPENAI_ROUTES: Array<[string, RelayMode, WireFormat]> = [
   ['/v1/completions', 'completions', 'openai'],
   ['/v1/embeddings', 'embeddings', 'openai'],
   ['/v1/responses', 'responses', 'responses'],
+  ['/v1/responses/compact', 'responses-compact', 'responses'],
   ['/v1/images/generations', 'images', 'openai'],
   ['/v1/images/edits', 'image-edits', 'openai'],
   ['/v1/audio/speech', 'speech', 'openai'],

@@ -29,6 +29,8 @@ import { relayStream, StreamSettings } from './respond/stream';
 import { writeError } from './respond/write';
 import { UpstreamClient } from './upstream/upstream-client';
 
+const BINARY_MODES = new Set(['speech', 'transcriptions', 'translations']);
+
 @Injectable()
 export class RelayService {
   constructor(
@@ -68,6 +70,7 @@ export class RelayService {
           return this.planner.plan(ctx, n, tried);
         },
         channelOf: (a) => a.channel,
+        release: (a) => a.release(),
         run: (a) => {
           req.channelId = a.channel.id;
           return this.answer(ctx, a, res, signal).finally(a.release);
@@ -84,13 +87,15 @@ export class RelayService {
 
   /** One attempt: the upstream call, then the answer in the form the upstream's content type calls for. */
   private async answer(ctx: RelayContext, a: Attempt, res: ServerResponse, signal: ClientSignal): Promise<Outcome> {
-    const up = await this.upstream.send(a, signal);
+    const deadlineAt = this.config.relayTimeoutSeconds > 0 ? Date.now() + this.config.relayTimeoutSeconds * 1000 : 0;
+    const up = await this.upstream.send(a, signal, ctx.stream);
     const contentType = String(up.headers['content-type'] ?? '');
     const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || (a.adapter.framing === 'ndjson' && !contentType.includes('application/json')));
     if (isStream) return this.metrics.trackStream(relayStream(ctx, a, up, res, signal, this.streamSettings()));
     if (!ctx.stream && a.adapter.createStreamAggregator && contentType.includes('event-stream')) return relayAggregated(ctx, a, up, res);
-    if (!contentType.includes('json')) return relayBinary(ctx, a, up, res);
-    return relayJson(ctx, a, up, res);
+    // Audio and plain-text transcripts are passed on as they are; anything else must be JSON.
+    if (!contentType.includes('json') && BINARY_MODES.has(ctx.req.mode)) return relayBinary(ctx, a, up, res);
+    return relayJson(ctx, a, up, res, deadlineAt);
   }
 
   private streamSettings(): StreamSettings {
@@ -99,6 +104,7 @@ export class RelayService {
       queueMax: Math.max(0, o.num('StreamCacheQueueLength')),
       pingMs: o.bool('general_setting.ping_interval_enabled') ? Math.max(1, o.num('general_setting.ping_interval_seconds')) * 1000 : 0,
       idleSeconds: this.config.streamingTimeoutSeconds,
+      firstEventSeconds: this.config.firstByteTimeoutSeconds,
     };
   }
 }

@@ -19,6 +19,8 @@ export type RelayMode =
   | 'completions'
   | 'embeddings'
   | 'responses'
+  /** OpenAI's Responses compaction (`/v1/responses/compact`, used by Codex): OpenAI channels only. */
+  | 'responses-compact'
   | 'images'
   | 'image-edits'
   | 'speech'

@@ -77,6 +77,8 @@ export class AttemptPlanner {
       channel = remembered?.enabled && servesModel(index, remembered, ctx.group, ctx.model) && accept(remembered) ? remembered : null;
       channel ??= selectChannel(index, ctx.group, ctx.model, attempt, exclude, accept);
       if (!channel && refused) throw relayFail(400, 'relay_field_unsupported', { field: refused }, 'unsupported_parameter');
+      // Compaction is OpenAI's own: a model served only by other providers gets a clear refusal.
+      if (!channel && req.mode === 'responses-compact' && !busy) throw relayFail(400, 'relay_field_unsupported', { field: '/v1/responses/compact' }, 'unsupported_parameter');
       if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
       if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
     }

@@ -24,6 +24,8 @@ export interface FailoverPlan<A, R> {
   stop?(): boolean;
   /** Errors that are not the upstream's failure and leave the loop as they are (the client left...). */
   passThrough?(err: unknown): boolean;
+  /** Frees what `pick` took for an attempt that is not run. */
+  release?(a: A): void;
   /** Called once an attempt's failure is known (after health). */
   onFailure?(a: A, e: RelayError): void;
 }
@@ -48,6 +50,8 @@ export class Failover {
     const tried: number[] = [];
     let error: RelayError | null = null;
     let channel: ChannelSnapshot | null = null;
+    // Channels that timed out for this request: waiting on them again only doubles the wait.
+    const timedOut = new Set<number>();
     for (let attempt = 0; attempt <= plan.retries; attempt++) {
       let a: A;
       try {
@@ -58,6 +62,10 @@ export class Failover {
         error ??= toRelayError(err);
         break;
       }
+      if (timedOut.has(plan.channelOf(a).id) && !this.options.bool('general_setting.retry_timeout_same_channel')) {
+        plan.release?.(a);
+        break;
+      }
       channel = plan.channelOf(a);
       tried.push(channel.id);
       try {
@@ -66,6 +74,7 @@ export class Failover {
         if (plan.passThrough?.(err)) throw err;
         const e = toRelayError(err);
         error = e;
+        if (e.key === 'relay_upstream_timeout') timedOut.add(channel.id);
         void this.health.onUpstreamError(channel, e.upstreamStatus ?? e.status, e.text || e.messageIn('en'));
         plan.onFailure?.(a, e);
         if (!e.retryable || plan.stop?.()) break;

@@ -109,7 +109,7 @@ export class RelaySettlement {
         now: Date.now(),
         clientType: clientType(ctx.req.userAgent),
         status: e.status,
-        message: e.messageIn('en'),
+        message: e.logText(),
       }),
       stat: null,
     });

@@ -9,21 +9,24 @@ import { embeddingsAnswerFor } from '../formats/gemini';
 import { sameFormat, sameShape, type Attempt } from '../lifecycle/attempt-plan';
 import type { RelayContext } from '../relay-context';
 import { aggregateStream } from '../streaming/aggregate';
-import type { JsonObject, UsageCounts } from '../types';
+import type { JsonObject, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
-import type { UpstreamResponse } from '../upstream/upstream-client';
+import { readAnswer, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
 import { textTokens } from '../usage';
 import type { Outcome } from './outcome';
 import { waitDrain, writeJson, writeText } from './write';
 
-export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse): Promise<Outcome> {
-  const text = await up.body.text();
+export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, deadlineAt: number): Promise<Outcome> {
+  const text = await readAnswer(up, deadlineAt);
   let json: JsonObject;
   try {
     json = JSON.parse(text) as JsonObject;
   } catch {
     throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid JSON from upstream' }, '', null, true);
   }
+  // An error sent with status 200 is an error: nothing is answered or charged, another channel may serve.
+  const failure = errorIn200(a.adapter.format, json);
+  if (failure) throw upstreamError(a, failure, text);
   const parsed = json;
   if (a.adapter.convertResponse) json = a.adapter.convertResponse(json, a.areq);
   const out = toClientFormat(ctx, a, json);
@@ -64,6 +67,22 @@ export async function relayBinary(ctx: RelayContext, a: Attempt, up: UpstreamRes
   u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '') : ctx.prompt();
   u.completion_tokens = ctx.req.mode === 'speech' ? 0 : textTokens(text);
   return { usage: u, firstTokenMs: 0, extra: {} };
+}
+
+/**
+ * The status an answer carries when it is an error in a 200 (OpenAI `{error}`, Anthropic
+ * `{type: "error"}`, Gemini `{error: {code}}`), or 0 for a real answer.
+ */
+export function errorIn200(format: WireFormat, json: JsonObject): number {
+  const err = json.error;
+  if (!err || typeof err !== 'object' || Array.isArray(err)) return 0;
+  if (format === 'anthropic' && json.type !== 'error') return 0;
+  if ((format === 'openai' || format === 'responses') && ('choices' in json || 'output' in json || 'data' in json)) return 0;
+  if (format === 'gemini' && 'candidates' in json) return 0;
+  const e = err as JsonObject;
+  const code = typeof e.code === 'number' ? e.code : typeof e.status === 'number' ? e.status : 0;
+  if (code >= 400 && code <= 599) return code;
+  return e.type === 'overloaded_error' ? 529 : 502;
 }
 
 /** Converts a complete answer from the channel's format to the caller's. */

@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ClientSignal } from '../client-signal';
 import { errorBody, RelayError, sanitizeUpstreamText } from '../errors';
+import { errorIn200 } from './complete';
 import { fromHubStream, toHubStream } from '../formats';
 import { isObject, sameFormat, type Attempt } from '../lifecycle/attempt-plan';
 import type { RelayContext } from '../relay-context';
@@ -14,7 +15,7 @@ import { createEventDecoder, formatSse } from '../streaming/event-decoder';
 import { UsageProbe } from '../streaming/usage-probe';
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
-import type { UpstreamResponse } from '../upstream/upstream-client';
+import { timeoutError, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
 import type { Outcome } from './outcome';
 import { waitDrain } from './write';
 
@@ -23,9 +24,17 @@ export interface StreamSettings {
   queueMax: number;
   /** Keep-alive comment interval (0 = off). */
   pingMs: number;
-  /** STREAMING_TIMEOUT: seconds of upstream silence that end a stream (0 = none). */
+  /** STREAMING_TIMEOUT: seconds without an upstream event that end a stream (0 = none). */
   idleSeconds: number;
+  /** Seconds to wait for the first event (0 = idleSeconds); with nothing sent yet, the next channel is tried. */
+  firstEventSeconds: number;
 }
+
+/** A stream the upstream ended with an error after part of the answer went out. */
+class StreamBroken extends Error {}
+
+/** Nothing of the answer has reached the client yet (another channel may still serve it). */
+const untouched = (sentAny: boolean, batch: string, buffered: string[]) => !sentAny && !batch && !buffered.length;
 
 export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, signal: ClientSignal, settings: StreamSettings): Promise<Outcome> {
   const { req } = ctx;
@@ -83,7 +92,15 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   // A chunk that names the client's model and carries no usage goes out as the upstream's bytes; once
   // the first token is timed, its text is only needed if the upstream never reports usage (deferred).
   const modelField = `"model":${JSON.stringify(ctx.model)}`;
+  // Events that are not valid JSON are dropped (and counted), never passed on or allowed to end the stream.
+  let badEvents = 0;
   const emitClient = async (e: SseEvent) => {
+    const failure = streamFailure(native, e);
+    if (failure) {
+      // An error before any content: nothing is charged and another channel may answer.
+      if (untouched(sentAny, batch, buffered)) throw upstreamError(a, failure.status, failure.text);
+      throw new StreamBroken(upstreamError(a, failure.status, failure.text).messageIn('en'));
+    }
     if (passthrough) {
       if (client === 'openai' || client === 'responses') {
         const data = e.data.trim();
@@ -91,41 +108,49 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
           upstreamDone = true;
           return;
         }
-        if (client === 'openai' && probe.firstTokenAt && data.includes(modelField)) {
+        if (client === 'openai' && probe.firstTokenAt && data.includes(modelField) && data.charCodeAt(data.length - 1) === 125 && data.charCodeAt(0) === 123) {
           const at = data.indexOf('"usage"');
           if (at < 0 || data.startsWith('"usage":null', at)) {
             probe.defer(data);
             return write(formatSse(e));
           }
         }
-        let parsed: JsonObject | null;
+        let parsed: JsonObject;
         try {
           parsed = JSON.parse(data) as JsonObject;
         } catch {
-          parsed = null;
+          badEvents++;
+          return;
         }
-        if (parsed) {
-          probe.observe(e.event, parsed);
-          if (client === 'openai' && parsed.usage && !wantsUsage) {
-            if (Array.isArray(parsed.choices) && parsed.choices.length === 0) return;
-            delete parsed.usage;
-            return write(formatSse({ data: JSON.stringify({ ...parsed, model: ctx.model }) }));
-          }
-          if (client === 'openai' && parsed.model !== undefined && parsed.model !== ctx.model)
-            return write(formatSse({ event: e.event, data: JSON.stringify({ ...parsed, model: ctx.model }) }));
+        probe.observe(e.event, parsed);
+        if (client === 'openai' && parsed.usage && !wantsUsage) {
+          if (Array.isArray(parsed.choices) && parsed.choices.length === 0) return;
+          delete parsed.usage;
+          return write(formatSse({ data: JSON.stringify({ ...parsed, model: ctx.model }) }));
         }
+        if (client === 'openai' && parsed.model !== undefined && parsed.model !== ctx.model)
+          return write(formatSse({ event: e.event, data: JSON.stringify({ ...parsed, model: ctx.model }) }));
         return write(formatSse(e));
       }
       if (e.event === 'message_stop') upstreamDone = true;
       try {
         probe.observe(e.event, JSON.parse(e.data));
       } catch {
-        /* not JSON: forwarded as is */
+        badEvents++;
+        return;
       }
       return write(formatSse(e));
     }
     // Converting: channel format → hub chunks → client format.
-    for (const chunk of toHub!.push(e)) await emitHub(chunk);
+    let chunks: JsonObject[];
+    try {
+      chunks = toHub!.push(e);
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err;
+      badEvents++;
+      return;
+    }
+    for (const chunk of chunks) await emitHub(chunk);
   };
   const emitHub = async (chunk: JsonObject) => {
     probe.observe(undefined, chunk);
@@ -137,35 +162,45 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
     for (const out of fromHub!.push(chunk)) await write(formatSse(out));
   };
   const process = async (e: SseEvent) => {
-    const converted = adapterConv ? adapterConv.push(e) : [e];
+    lastEventAt = Date.now();
+    gotEvent = true;
+    let converted: SseEvent[];
+    try {
+      converted = adapterConv ? adapterConv.push(e) : [e];
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err;
+      badEvents++;
+      return;
+    }
     for (const c of converted) await emitClient(c);
   };
 
+  // Timers: the first event must come within firstEventSeconds, each next one within idleSeconds of the
+  // last (events, not bytes: a trickle that never completes an event does not keep a stream open).
+  // One timer per stream: each event only notes the time; the timer re-arms for what is left.
   let idle: NodeJS.Timeout | null = null;
   const idleMs = settings.idleSeconds > 0 ? settings.idleSeconds * 1000 : 0;
+  const firstMs = settings.firstEventSeconds > 0 ? settings.firstEventSeconds * 1000 : idleMs;
   let idledOut = false;
-  // One timer per stream: each chunk only notes the time; the timer re-arms for what is left of the quiet spell.
-  let lastChunkAt = 0;
+  let gotEvent = false;
+  let lastEventAt = Date.now();
   const onIdle = () => {
-    const quiet = Date.now() - lastChunkAt;
-    if (quiet < idleMs) {
-      idle = setTimeout(onIdle, idleMs - quiet);
+    const limit = gotEvent ? idleMs : firstMs;
+    const quiet = Date.now() - lastEventAt;
+    if (!limit) return void (idle = null);
+    if (quiet < limit) {
+      idle = setTimeout(onIdle, limit - quiet);
       return;
     }
     idledOut = true;
     (up.body as unknown as { destroy(error: Error): void }).destroy(new Error('streaming timeout'));
   };
-  const armIdle = () => {
-    if (!idleMs) return;
-    lastChunkAt = Date.now();
-    idle ??= setTimeout(onIdle, idleMs);
-  };
+  if (firstMs || idleMs) idle = setTimeout(onIdle, firstMs || idleMs);
   let broken = false;
-  let upstreamError: string | null = null;
+  let brokenReason: string | null = null;
+  let failed: RelayError | null = null;
   try {
-    armIdle();
     for await (const chunk of up.body) {
-      armIdle();
       decoder.feed(chunk);
       while (pending.length) await process(pending.shift()!);
       if (!upstreamDone) await flushBatch();
@@ -179,21 +214,26 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
     }
   } catch (err) {
     broken = true;
-    if (idledOut) upstreamError = `the upstream sent nothing for ${settings.idleSeconds} s`;
-    else if (!signal.aborted) upstreamError = (err as Error).message;
+    if (idledOut) {
+      brokenReason = gotEvent ? `the upstream sent nothing for ${settings.idleSeconds} s` : `no answer from the upstream within ${firstMs / 1000} s`;
+      failed = timeoutError(brokenReason);
+    } else if (err instanceof RelayError) {
+      failed = err;
+      brokenReason = err.messageIn('en');
+    } else if (!signal.aborted) brokenReason = (err as Error).message;
   } finally {
     if (idle) clearTimeout(idle);
     if (ping) clearInterval(ping);
   }
-  if (broken && !sentAny && !batch && !buffered.length && !res.headersSent) {
+  if (broken && untouched(sentAny, batch, buffered) && !res.headersSent) {
     // Nothing reached the client: another channel may still answer (or the caller gets a clean error).
-    throw new RelayError(502, 'relay_upstream_failed', { reason: upstreamError ?? 'stream ended' }, '', null, true);
+    throw failed ?? new RelayError(502, 'relay_upstream_failed', { reason: brokenReason ?? 'stream ended' }, '', null, true);
   }
   if (!res.writableEnded && !res.destroyed) {
     // The rest, the error event and the end marker go out in one write with the end of the response.
     let tail = batch + buffered.join('');
-    if (broken && upstreamError && !signal.aborted) {
-      const msg = sanitizeUpstreamText(upstreamError);
+    if (broken && brokenReason && !signal.aborted) {
+      const msg = sanitizeUpstreamText(brokenReason, a.channel.keys);
       tail += formatSse(client === 'anthropic' ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) } : { data: JSON.stringify(errorBody(client, 500, msg)) });
     }
     if (client === 'openai') tail += 'data: [DONE]\n\n';
@@ -201,7 +241,26 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   }
   const outcome = streamOutcome(ctx, probe);
   if (broken) outcome.extra.stream_interrupted = true;
+  if (badEvents) outcome.extra.stream_bad_events = badEvents;
   return outcome;
+}
+
+/**
+ * An upstream error event in the channel's own format (Anthropic `event: error`, an OpenAI or Gemini
+ * chunk that is an `{error}` object), with the status it names; null for anything else. Cheap for
+ * ordinary chunks: only events that mention "error" are parsed.
+ */
+function streamFailure(native: WireFormat, e: SseEvent): { status: number; text: string } | null {
+  if (e.event !== 'error' && !e.data.includes('"error"')) return null;
+  let json: JsonObject;
+  try {
+    json = JSON.parse(e.data) as JsonObject;
+  } catch {
+    return null;
+  }
+  if (!isObject(json)) return null;
+  const status = e.event === 'error' && native === 'anthropic' ? errorIn200('anthropic', { ...json, type: 'error' }) : errorIn200(native, json);
+  return status ? { status, text: e.data } : null;
 }
 
 function streamOutcome(ctx: RelayContext, probe: UsageProbe): Outcome {

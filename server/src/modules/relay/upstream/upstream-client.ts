@@ -90,7 +90,7 @@ export class UpstreamClient implements OnModuleDestroy {
    * Sends an attempt's call. Network failures and timeouts become retryable relay errors; an upstream
    * answer of 400 or more becomes the upstream's error (its body read, bounded).
    */
-  async send(a: Attempt, signal: ClientSignal, override?: { headers: Record<string, string>; body: Uint8Array }): Promise<UpstreamResponse> {
+  async send(a: Attempt, signal: ClientSignal, stream: boolean): Promise<UpstreamResponse> {
     let up: UpstreamResponse;
     const sentAt = performance.now();
     try {
@@ -98,17 +98,20 @@ export class UpstreamClient implements OnModuleDestroy {
       else
         up = await request(a.call.url, {
           method: a.call.method,
-          headers: override?.headers ?? a.call.headers,
-          body: override?.body ?? a.call.body,
+          headers: a.call.headers,
+          body: a.call.body,
           signal,
           dispatcher: this.dispatcher(a.channel),
           headersTimeout: a.firstByteMs || this.headersTimeoutMs,
+          // A complete answer may not stall between two reads longer than STREAMING_TIMEOUT; streams
+          // keep their own first-event and idle timers (a trickle of bytes does not keep them alive).
+          bodyTimeout: stream ? 0 : this.config.streamingTimeoutSeconds * 1000,
         });
     } catch (err) {
       if (err instanceof RelayError) throw err;
       if (signal.aborted) throw new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' });
-      const timeout = err instanceof undiciErrors.HeadersTimeoutError;
-      throw new RelayError(timeout ? 504 : 502, timeout ? 'relay_upstream_timeout' : 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
+      if (err instanceof undiciErrors.HeadersTimeoutError) throw timeoutError('no answer within RELAY_TIMEOUT');
+      throw new RelayError(502, 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
     }
     this.metrics.upstream(a.channel.id, performance.now() - sentAt);
     if (up.statusCode >= 400) throw upstreamError(a, up.statusCode, await readLimited(up.body, MAX_ERROR_BODY));
@@ -130,6 +133,33 @@ export class UpstreamClient implements OnModuleDestroy {
   }
 }
 
+/** An upstream that took too long (retryable on another channel, never on the same one by default). */
+export function timeoutError(reason: string): RelayError {
+  const e = new RelayError(504, 'relay_upstream_timeout', { reason }, '', 'upstream_timeout', true);
+  e.detail = reason;
+  return e;
+}
+
+/** Reads an answer's body to the end within the whole-request deadline; a stall or a cut is a retryable upstream failure. */
+export async function readAnswer(up: UpstreamResponse, deadlineAt: number): Promise<string> {
+  let timer: NodeJS.Timeout | null = null;
+  let late = false;
+  if (deadlineAt > 0) {
+    timer = setTimeout(() => {
+      late = true;
+      up.body.destroy();
+    }, Math.max(0, deadlineAt - Date.now()));
+  }
+  try {
+    return await up.body.text();
+  } catch (err) {
+    if (late || err instanceof undiciErrors.BodyTimeoutError) throw timeoutError('the upstream stopped sending its answer');
+    throw new RelayError(502, 'relay_upstream_failed', { reason: 'the upstream cut its answer short' }, '', 'upstream_error', true);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
 function proxyOf(ch: ChannelSnapshot): string {
   return typeof ch.setting.proxy === 'string' ? ch.setting.proxy.trim() : '';
 }
@@ -142,11 +172,18 @@ export function upstreamError(a: Pick<Attempt, 'adapter' | 'channel'>, status: n
   } catch {
     message = text;
   }
-  message = sanitizeUpstreamText(message || `status ${status}`);
+  message = sanitizeUpstreamText(message || `status ${status}`, a.channel.keys);
   const mapped = a.channel.statusCodeMapping[String(status)];
-  const clientStatus = mapped !== undefined && Number.isInteger(Number(mapped)) ? Number(mapped) : status;
+  const mappedStatus = mapped !== undefined && Number.isInteger(Number(mapped)) ? Number(mapped) : null;
   const retryable = status === 429 || status === 401 || status === 403 || (status >= 500 && status !== 504 && status !== 524);
-  return new RelayError(clientStatus, null, {}, message, 'upstream_error', retryable, status);
+  if ((status === 401 || status === 403) && mappedStatus === null) {
+    // The upstream refused the gateway's own credentials: the caller's key is fine, so the caller gets a
+    // gateway error; the upstream's words go to the error log.
+    const e = new RelayError(502, 'relay_upstream_refused', { status }, '', 'upstream_auth_failed', retryable, status);
+    e.detail = message;
+    return e;
+  }
+  return new RelayError(mappedStatus ?? status, null, {}, message, 'upstream_error', retryable, status);
 }
 
 async function readLimited(body: UpstreamResponse['body'], max: number): Promise<string> {

@@ -11,6 +11,7 @@ export const OPENAI_PATHS: Readonly<Record<RelayMode, string>> = {
   completions: '/completions',
   embeddings: '/embeddings',
   responses: '/responses',
+  'responses-compact': '/responses/compact',
   images: '/images/generations',
   'image-edits': '/images/edits',
   speech: '/audio/speech',
