@@ -685,4 +685,43 @@ describe('coding agents on every channel format', () => {
       });
     });
   });
+
+  describe("Codex's history compaction (/v1/responses/compact)", () => {
+    const history = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files [[usage=30,6]]' }] },
+      { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":["ls"]}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'README.md' },
+    ];
+
+    it('is relayed to an OpenAI channel and billed from its usage', async () => {
+      mock.reset();
+      const res = await post('/v1/responses/compact', {
+        model: 'agent-openai',
+        instructions: 'Summarize the conversation.',
+        input: history,
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { output: Array<{ type: string }> };
+      expect(body.output[0].type).toBe('message');
+      expect(mock.last!.path).toBe('/v1/responses/compact');
+      await settle(t);
+      expect(await lastLog()).toMatchObject({
+        type: 2,
+        model_name: 'agent-openai',
+        prompt_tokens: 30,
+        completion_tokens: 6,
+        quota: 42,
+      });
+    });
+
+    it('is refused with a clear 400 for a model only other providers serve', async () => {
+      mock.reset();
+      const res = await post('/v1/responses/compact', { model: 'agent-claude', input: history });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+        '/v1/responses/compact',
+      );
+      expect(mock.requests).toHaveLength(0);
+    });
+  });
 });

@@ -32,7 +32,7 @@ import { ollamaChat, ollamaEmbed, ollamaError } from './ollama';
 import { hunyuanChat, tc3Credential, tencentError } from './tencent';
 import { assertionIssuer, googleToken, VERTEX_PATH, vertexCredential, vertexModel } from './vertex';
 import { zhipuCredential, zhipuError, zhipuInvoke } from './zhipu';
-import { chatCompletions, completions, openaiError, responses } from './openai';
+import { chatCompletions, completions, openaiError, responses, responsesCompact } from './openai';
 import {
   audioText,
   embeddings,
@@ -115,6 +115,7 @@ const OPENAI_ROUTES: Record<string, Handler> = {
   'POST completions': completions,
   'POST embeddings': embeddings,
   'POST responses': responses,
+  'POST responses/compact': responsesCompact,
   'POST images/generations': images,
   'POST images/edits': images,
   'POST audio/speech': speech,

@@ -284,3 +284,29 @@ export async function responses(ctx: Ctx): Promise<void> {
   emit('response.completed', { response: response('completed', [item('completed', text)], usage) });
   ex.end();
 }
+
+/**
+ * POST /v1/responses/compact (Codex's history compaction): the input items replaced by one user
+ * message summarising them, with Responses-style usage.
+ */
+export async function responsesCompact(ctx: Ctx): Promise<void> {
+  const { ex, body } = ctx;
+  if (typeof body.model !== 'string') return invalidRequest(ex, "Missing required parameter: 'model'.");
+  if (!Array.isArray(body.input)) return invalidRequest(ex, "Missing required parameter: 'input'.");
+  const d = openaiDirectives({ input: body.input });
+  if (await ex.gate(d, ctx.writeError ?? openaiError)) return;
+  const usage = responsesUsage(usageOf(d, 6));
+  ex.json(200, {
+    id: `resp_compact_mock_${ctx.n}`,
+    object: 'response.compaction',
+    created_at: CREATED,
+    output: [
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: `Summary of ${body.input.length} items.` }],
+      },
+    ],
+    ...(usage ? { usage } : {}),
+  });
+}

@@ -30,7 +30,7 @@ export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamRespo
   const parsed = json;
   if (a.adapter.convertResponse) json = a.adapter.convertResponse(json, a.areq);
   const out = toClientFormat(ctx, a, json);
-  const reported = usageOf(a.adapter.format === 'openai' && a.areq.mode === 'responses' ? 'responses' : a.adapter.format, json);
+  const reported = usageOf(a.adapter.format === 'openai' && a.areq.mode.startsWith('responses') ? 'responses' : a.adapter.format, json);
   const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
   // An answer that needs no change (same format, same model name) goes out as the upstream's bytes.
   const untouched = json === parsed && (out === json || (out.model === json.model && sameShape(out, json)));

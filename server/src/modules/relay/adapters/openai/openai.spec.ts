@@ -19,6 +19,7 @@ describe('openai adapter', () => {
       completions: '/v1/completions',
       embeddings: '/v1/embeddings',
       responses: '/v1/responses',
+      'responses-compact': '/v1/responses/compact',
       images: '/v1/images/generations',
       'image-edits': '/v1/images/edits',
       speech: '/v1/audio/speech',
