@@ -137,6 +137,16 @@ describe('log export and usage reports (Chromium, real server)', () => {
     ).toBe('50');
     expect(await page.getByTestId('report-totals').locator('td').nth(1).textContent()).toBe('250');
     await page.screenshot({ path: screenshotPath('usage-report-by-user') });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^report-day-user-\d{8}\.csv$/);
+    const csv = readFileSync(await file.path(), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv.at(-1)).toMatch(/^total,,,,250,/);
+    expect(csv.filter((line) => line.includes(alice.username))).toHaveLength(1);
   });
 
   it('lets a user pick only their own dimensions (no channel)', async () => {

@@ -388,6 +388,37 @@ describe('log export and usage reports', () => {
       expect(own.rows.every((r) => r.key === 11)).toBe(true);
     });
 
+    it('downloads a report as CSV: its rows, then the totals', async () => {
+      const json = await report(root, `/api/report/?${range}&period=month&group_by=group`);
+      const res = await fetchExport(t, admin, `/api/report/export?${range}&period=month&group_by=group`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/csv/);
+      expect(res.headers['content-disposition']).toMatch(/filename="report-month-group-\d{8}\.csv"/);
+      const [header, ...lines] = parseCsv(res.body.slice(1));
+      expect(header).toEqual([
+        'period',
+        'period_start',
+        'key',
+        'name',
+        'requests',
+        'quota',
+        'prompt_tokens',
+        'completion_tokens',
+      ]);
+      expect(lines.map((l) => [l[0], l[2], Number(l[5])])).toEqual([
+        ...json.rows.map((r) => [r.period, r.key, r.quota]),
+        ['total', '', json.totals.quota],
+      ]);
+      const own = await fetchExport(
+        t,
+        aliceAuth,
+        `/api/report/self/export?${range}&period=month&group_by=user`,
+      );
+      const [, ...mine] = parseCsv(own.body.slice(1));
+      expect(mine.slice(0, -1).every((l) => Number(l[2]) === alice.userId)).toBe(true);
+      expect((await fetchExport(t, aliceAuth, `/api/report/export?${range}`)).status).toBe(403);
+    });
+
     it('refuses the channel dimension to users, bad periods and bad time zones', async () => {
       const ch = await user.get(`/api/report/self?${range}&group_by=channel`);
       expect(ch.body).toMatchObject({ success: false });

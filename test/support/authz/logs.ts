@@ -20,6 +20,8 @@ export const LOGS_ROUTES: Route[] = [
   r('get', '/api/log/self/export', 'user', { contentType: /text\/csv/ }),
   r('get', '/api/report', 'admin', { query: '?period=week&group_by=channel' }),
   r('get', '/api/report/self', 'user', { query: '?period=month&group_by=model' }),
+  r('get', '/api/report/export', 'admin', { query: '?group_by=user', contentType: /text\/csv/ }),
+  r('get', '/api/report/self/export', 'user', { contentType: /text\/csv/ }),
   r('delete', '/api/log', 'admin', {
     query: `?target_timestamp=${OLD}`,
     // From the second allowed call on there is an old log to delete, so a refused call is seen to

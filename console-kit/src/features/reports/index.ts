@@ -14,6 +14,7 @@ export {
 export {
   dimensionsFor,
   reportUrl,
+  reportExportUrl,
   rowLabel,
   REPORT_DIMENSIONS,
   REPORT_PERIODS,

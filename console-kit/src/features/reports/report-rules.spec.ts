@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyLogFilters } from '../logs/log-rules';
 import { countLines, fileNameOf, logExportUrl, progressPercent } from './log-export';
-import { dimensionsFor, reportUrl, rowLabel, type ReportFilters } from './report-rules';
+import { dimensionsFor, reportExportUrl, reportUrl, rowLabel, type ReportFilters } from './report-rules';
 
 const filters: ReportFilters = {
   period: 'week',
@@ -26,6 +26,10 @@ describe('reportUrl', () => {
       '/api/report/self?period=week&group_by=model&start_timestamp=1000&end_timestamp=2000&token_name=key&group=vip',
     );
     expect(dimensionsFor(false)).not.toContain('channel');
+    expect(reportExportUrl(filters, false)).toMatch(
+      /^\/api\/report\/self\/export\?period=week&group_by=model&/,
+    );
+    expect(reportExportUrl(filters, true)).toMatch(/^\/api\/report\/export\?period=week&group_by=channel&/);
     expect(dimensionsFor(true)).toContain('channel');
   });
 

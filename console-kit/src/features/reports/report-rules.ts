@@ -69,6 +69,13 @@ export function reportUrl(filters: ReportFilters, admin: boolean): string {
   return `${admin ? '/api/report/' : '/api/report/self'}?${params.toString()}`;
 }
 
+/** The same report as a CSV file. */
+export function reportExportUrl(filters: ReportFilters, admin: boolean): string {
+  return reportUrl(filters, admin).replace(/^\/api\/report\/(self)?\?/, (_m, self?: string) =>
+    self ? '/api/report/self/export?' : '/api/report/export?',
+  );
+}
+
 /** How a row's key reads: a user, token or channel id gets its name; a gone channel its id. */
 export function rowLabel(
   row: ReportRow,

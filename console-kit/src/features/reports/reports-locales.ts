@@ -43,6 +43,7 @@ export const reportsLocales = {
       failed: '导出失败：{{message}}',
       cancel: '取消',
       close: '关闭',
+      reportCsv: '下载 CSV',
     },
   },
   en: {
@@ -85,6 +86,7 @@ export const reportsLocales = {
       failed: 'Export failed: {{message}}',
       cancel: 'Cancel',
       close: 'Close',
+      reportCsv: 'Download CSV',
     },
   },
 } satisfies LocaleBundles;

@@ -20,6 +20,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
+import { useConsoleRuntime, useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { isAdmin } from '../../shell/shell-nav';
@@ -27,11 +28,13 @@ import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
 import {
   dimensionsFor,
   REPORT_PERIODS,
+  reportExportUrl,
   rowLabel,
   type ReportDimension,
   type ReportFilters,
   type ReportPeriod,
 } from './report-rules';
+import { downloadExport, saveBlob } from './log-export';
 import { useUsageReportQuery } from './reports-api';
 import { REPORTS_NAMESPACE, reportsLocales } from './reports-locales';
 
@@ -60,6 +63,28 @@ export function ReportsPage() {
   const [start, setStart] = useState<Dayjs | null>(dayjs.unix(draft.startTimestamp));
   const [end, setEnd] = useState<Dayjs | null>(dayjs.unix(draft.endTimestamp));
   const report = useUsageReportQuery({ filters, admin });
+  const runtime = useConsoleRuntime();
+  const notify = useNotify();
+  const [downloading, setDownloading] = useState(false);
+
+  const download = () => {
+    setDownloading(true);
+    downloadExport(
+      runtime,
+      reportExportUrl(filters, admin),
+      'csv',
+      () => undefined,
+      new AbortController().signal,
+    )
+      .then(({ blob, name }) => saveBlob(blob, name))
+      .catch((failure: unknown) =>
+        notify(
+          t('export.failed', { message: failure instanceof Error ? failure.message : String(failure) }),
+          'error',
+        ),
+      )
+      .finally(() => setDownloading(false));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -155,6 +180,9 @@ export function ReportsPage() {
                 </MenuItem>
               ))}
             </TextField>
+            <Button variant="outlined" onClick={download} disabled={downloading || !data}>
+              {t('export.reportCsv')}
+            </Button>
             {data && (
               <Typography variant="body2" color="text.secondary">
                 {t('timeZone', { value: data.time_zone })}

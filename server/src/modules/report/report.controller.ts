@@ -1,5 +1,6 @@
-import { applyDecorators, Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
 import { ReportService } from './report.service';
@@ -25,7 +26,15 @@ const ADMIN_PARAMS = [
 const queries = (list: Array<{ name: string; description: string }>) =>
   applyDecorators(...list.map((q) => ApiQuery({ ...q, required: false })));
 
-/** Usage and spend reports: every user's (admins) or the caller's own. */
+function sendCsv(reply: FastifyReply, file: { filename: string; body: string }): FastifyReply {
+  return reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+    .header('Cache-Control', 'no-store')
+    .send(file.body);
+}
+
+/** Usage and spend reports: every user's (admins) or the caller's own, as JSON or a CSV file. */
 @ApiTags('reports')
 @Controller('api/report')
 export class ReportController {
@@ -40,6 +49,28 @@ export class ReportController {
   })
   reportAll(@Query() query: Raw) {
     return this.reports.reportAll(query);
+  }
+
+  @Get('export')
+  @AdminOnly()
+  @queries([...PARAMS, ...ADMIN_PARAMS])
+  @ApiProduces('text/csv')
+  @ApiOperation({ summary: 'The same report as a CSV file (one line per row, then the totals)' })
+  async exportAll(@Query() query: Raw, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return sendCsv(reply, await this.reports.csv(query, null));
+  }
+
+  @Get('self/export')
+  @UserOnly()
+  @queries(PARAMS)
+  @ApiProduces('text/csv')
+  @ApiOperation({ summary: 'The caller’s own report as a CSV file' })
+  async exportOwn(
+    @CurrentUser() me: AuthUser,
+    @Query() query: Raw,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    return sendCsv(reply, await this.reports.csv(query, me.id));
   }
 
   @Get('self')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { stringify } from 'csv-stringify/sync';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import {
@@ -93,6 +94,30 @@ export class ReportService {
 
   reportOwn(me: AuthUser, query: Raw): Promise<Report> {
     return this.report(query, me.id);
+  }
+
+  /** A report as a CSV file: one line per row, then a total line (period `total`). */
+  async csv(query: Raw, userId: number | null): Promise<{ filename: string; body: string }> {
+    const r = await this.report(query, userId);
+    const lines = [...r.rows, { period: 'total', period_start: '', key: '', name: '', ...r.totals }];
+    const body = stringify(lines, {
+      header: true,
+      bom: true,
+      columns: [
+        'period',
+        'period_start',
+        'key',
+        'name',
+        'requests',
+        'quota',
+        'prompt_tokens',
+        'completion_tokens',
+      ],
+      // A name starting like a formula is not run by a spreadsheet.
+      cast: { string: (v) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v) },
+    });
+    const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    return { filename: `report-${r.period}-${r.group_by}-${stamp}.csv`, body };
   }
 
   private async report(query: Raw, userId: number | null): Promise<Report> {
