@@ -724,4 +724,54 @@ describe('coding agents on every channel format', () => {
       expect(mock.requests).toHaveLength(0);
     });
   });
+
+  describe('prompt-cache billing', () => {
+    // 10 plain + 60 five-minute writes × 1.25 + 40 one-hour writes × 2 (default) + 5 completion × 2.
+    const prompt = 'hi [[usage=10,5]] [[cache=0,100]] [[cache1h=40]]';
+
+    it('prices five-minute and one-hour cache writes by their own ratios, plain, streamed and converted', async () => {
+      const anthropic = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
+      await anthropic.messages.create({
+        model: 'agent-claude',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: prompt }],
+      });
+      await settle(t);
+      const log = await lastLog();
+      expect(log).toMatchObject({ prompt_tokens: 110, completion_tokens: 5, quota: 175 });
+      expect(log.other).toMatchObject({
+        cache_creation_tokens: 100,
+        cache_creation_tokens_1h: 40,
+        cache_creation_ratio: 1.25,
+        cache_creation_1h_ratio: 2,
+      });
+
+      await anthropic.messages
+        .stream({ model: 'agent-claude', max_tokens: 64, messages: [{ role: 'user', content: prompt }] })
+        .finalMessage();
+      await settle(t);
+      expect(await lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 110, quota: 175 });
+
+      const stream = await openai().chat.completions.create({
+        model: 'agent-claude',
+        stream: true,
+        messages: [{ role: 'user', content: prompt }],
+      });
+      for await (const chunk of stream) void chunk;
+      await settle(t);
+      expect(await lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 110, quota: 175 });
+
+      await putOption(root, 'CacheCreation1hRatio', JSON.stringify({ 'agent-claude': 3 }));
+      try {
+        await openai().chat.completions.create({
+          model: 'agent-claude',
+          messages: [{ role: 'user', content: prompt }],
+        });
+        await settle(t);
+        expect(await lastLog()).toMatchObject({ quota: 215 });
+      } finally {
+        await putOption(root, 'CacheCreation1hRatio', '{}');
+      }
+    });
+  });
 });

@@ -37,7 +37,7 @@ function usageJson(u: MockUsage, outputTokens: number): Record<string, unknown> 
     input_tokens: u.prompt,
     cache_creation_input_tokens: u.cacheWrite,
     cache_read_input_tokens: u.cacheRead,
-    cache_creation: { ephemeral_5m_input_tokens: u.cacheWrite, ephemeral_1h_input_tokens: 0 },
+    cache_creation: { ephemeral_5m_input_tokens: u.cacheWrite - u.cacheWrite1h, ephemeral_1h_input_tokens: u.cacheWrite1h },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };

@@ -11,6 +11,8 @@ export interface Directives {
   usage?: [prompt: number, completion: number];
   /** Cache-read and cache-creation token counts to report. */
   cache?: [read: number, write: number];
+  /** Of the cache-creation tokens, how many were written for one hour (Anthropic reports the split). */
+  cache1h?: number;
   /** Report no usage at all. */
   nousage: boolean;
   reply?: string;
@@ -62,6 +64,9 @@ export function parseDirectives(text: string): Directives {
         break;
       case 'cache':
         d.cache = pair(value);
+        break;
+      case 'cache1h':
+        d.cache1h = int(value);
         break;
       case 'nousage':
         d.nousage = true;
@@ -120,6 +125,8 @@ export interface MockUsage {
   completion: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of cacheWrite written for one hour. */
+  cacheWrite1h: number;
 }
 
 /** Usage for an answer of `chunks` content chunks, or null under [[nousage]]. */
@@ -130,6 +137,7 @@ export function usageOf(d: Directives, chunks: number): MockUsage | null {
     completion: d.usage?.[1] ?? chunks,
     cacheRead: d.cache?.[0] ?? 0,
     cacheWrite: d.cache?.[1] ?? 0,
+    cacheWrite1h: Math.min(d.cache1h ?? 0, d.cache?.[1] ?? 0),
   };
 }
 

@@ -8,6 +8,8 @@ export interface PriceTables {
   completionRatio: Record<string, number>;
   cacheRatio: Record<string, number>;
   cacheCreationRatio: Record<string, number>;
+  /** One-hour cache writes (Anthropic's `ttl: "1h"`); the five-minute ones use cacheCreationRatio. */
+  cacheCreation1hRatio?: Record<string, number>;
   imageRatio: Record<string, number>;
   audioRatio: Record<string, number>;
   audioCompletionRatio: Record<string, number>;
@@ -23,6 +25,8 @@ export interface Price {
   completionRatio: number;
   cacheRatio: number;
   cacheCreationRatio: number;
+  /** Ratio of one-hour cache writes (default 2, Anthropic's price of a one-hour write). */
+  cacheCreation1hRatio?: number;
   imageRatio: number;
   audioRatio: number;
   audioCompletionRatio: number;
@@ -33,6 +37,7 @@ export interface Price {
 }
 
 export const DEFAULT_CACHE_CREATION_RATIO = 1.25;
+export const DEFAULT_CACHE_CREATION_1H_RATIO = 2;
 /** A quota amount never exceeds this (it is a 64-bit column read into a JS number). */
 export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 
@@ -64,6 +69,7 @@ export function priceOf(t: PriceTables, model: string, userGroup: string, group:
     completionRatio: lookup(t.completionRatio, model) ?? 1,
     cacheRatio: lookup(t.cacheRatio, model) ?? 1,
     cacheCreationRatio: lookup(t.cacheCreationRatio, model) ?? DEFAULT_CACHE_CREATION_RATIO,
+    cacheCreation1hRatio: lookup(t.cacheCreation1hRatio ?? {}, model) ?? DEFAULT_CACHE_CREATION_1H_RATIO,
     imageRatio: lookup(t.imageRatio, model) ?? 1,
     audioRatio: lookup(t.audioRatio, model) ?? 1,
     audioCompletionRatio: lookup(t.audioCompletionRatio, model) ?? 1,
@@ -99,10 +105,12 @@ export function usageQuota(p: Price, u: UsageCounts): number {
     u.prompt_tokens - u.cached_tokens - u.cache_creation_tokens - audioIn - imageIn,
   );
   const plainOut = Math.max(0, u.completion_tokens - audioOut);
+  const write1h = Math.min(u.cache_creation_1h_tokens ?? 0, u.cache_creation_tokens);
   const weighted =
     plainIn +
     u.cached_tokens * p.cacheRatio +
-    u.cache_creation_tokens * p.cacheCreationRatio +
+    (u.cache_creation_tokens - write1h) * p.cacheCreationRatio +
+    write1h * (p.cacheCreation1hRatio ?? DEFAULT_CACHE_CREATION_1H_RATIO) +
     audioIn * p.audioRatio +
     imageIn * p.imageRatio +
     plainOut * p.completionRatio +
@@ -136,6 +144,7 @@ export function priceTablesFrom(o: PriceOptions): PriceTables {
     completionRatio: table('CompletionRatio'),
     cacheRatio: table('CacheRatio'),
     cacheCreationRatio: table('CacheCreationRatio'),
+    cacheCreation1hRatio: table('CacheCreation1hRatio'),
     imageRatio: table('ImageRatio'),
     audioRatio: table('AudioRatio'),
     audioCompletionRatio: table('AudioCompletionRatio'),

@@ -4,6 +4,8 @@ export interface UsageCounts {
   completion_tokens: number;
   cached_tokens: number;
   cache_creation_tokens: number;
+  /** Of cache_creation_tokens, those written to a one-hour cache (priced by CacheCreation1hRatio). */
+  cache_creation_1h_tokens?: number;
   reasoning_tokens: number;
   /** Audio and image parts of the prompt/completion when the provider reports them. */
   audio_prompt_tokens?: number;

@@ -355,6 +355,7 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   json('CompletionRatio', DEFAULT_COMPLETION_RATIO, numberMap()),
   json('CacheRatio', DEFAULT_CACHE_RATIO, numberMap()),
   json('CacheCreationRatio', {}, numberMap()),
+  json('CacheCreation1hRatio', {}, numberMap()),
   json('ImageRatio', {}, numberMap()),
   json('AudioRatio', {}, numberMap()),
   json('AudioCompletionRatio', {}, numberMap()),

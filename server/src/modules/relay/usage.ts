@@ -22,6 +22,8 @@ export function openaiUsage(raw: unknown): UsageCounts | null {
   out.completion_tokens = num(u.completion_tokens);
   out.cached_tokens = num(pd.cached_tokens);
   out.cache_creation_tokens = num(pd.cache_creation_tokens);
+  const oneHour = Math.min(out.cache_creation_tokens, num(pd.cache_creation_1h_tokens));
+  if (oneHour > 0) out.cache_creation_1h_tokens = oneHour;
   out.reasoning_tokens = num(cd.reasoning_tokens);
   if (num(pd.audio_tokens)) out.audio_prompt_tokens = num(pd.audio_tokens);
   if (num(pd.image_tokens)) out.image_prompt_tokens = num(pd.image_tokens);

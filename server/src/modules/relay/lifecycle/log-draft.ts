@@ -43,6 +43,10 @@ export function consumeDraft(ctx: DraftContext, a: DraftArgs): LogDraft {
     cache_creation_tokens: u.cache_creation_tokens,
     cache_creation_ratio: p.cacheCreationRatio,
   };
+  if (u.cache_creation_1h_tokens) {
+    other.cache_creation_tokens_1h = u.cache_creation_1h_tokens;
+    other.cache_creation_1h_ratio = p.cacheCreation1hRatio;
+  }
   if (u.reasoning_tokens) other.reasoning_tokens = u.reasoning_tokens;
   if (u.audio_prompt_tokens || u.audio_completion_tokens) {
     other.audio = true;

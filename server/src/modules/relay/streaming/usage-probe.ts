@@ -89,6 +89,9 @@ export class UsageProbe {
       const out = anthropicUsage({ ...asObject(asObject(d.message).usage), ...asObject(d.usage) });
       const input = this.anthropicInput;
       this.reported = input && !out.prompt_tokens ? { ...out, prompt_tokens: input.prompt_tokens, cached_tokens: input.cached_tokens, cache_creation_tokens: input.cache_creation_tokens } : out;
+      // message_delta repeats the cache counts but not their one-hour part: message_start has it.
+      if (input?.cache_creation_1h_tokens && this.reported.cache_creation_1h_tokens === undefined)
+        this.reported.cache_creation_1h_tokens = Math.min(input.cache_creation_1h_tokens, this.reported.cache_creation_tokens);
     } else if (type === 'content_block_delta') {
       const delta = asObject(d.delta);
       this.text(delta.text ?? delta.thinking ?? delta.partial_json);

@@ -90,6 +90,8 @@ export class AnthropicToOpenAIStream implements StreamConverter<SseEvent, JsonOb
     ]) {
       if (asNumber(u[key]) !== undefined) this.input[key] = u[key];
     }
+    // The split of cache writes by lifetime (five minutes, one hour) is priced apart.
+    if (isObject(u.cache_creation)) this.input.cache_creation = u.cache_creation;
     this.usage = anthropicUsage(this.input);
   }
 

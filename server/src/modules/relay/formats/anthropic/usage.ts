@@ -12,13 +12,17 @@ export function anthropicUsage(usage: unknown): UsageCounts {
   const u = asObject(usage);
   const cached = count(u.cache_read_input_tokens);
   const creation = count(u.cache_creation_input_tokens);
-  return {
+  const out: UsageCounts = {
     prompt_tokens: count(u.input_tokens) + cached + creation,
     completion_tokens: count(u.output_tokens),
     cached_tokens: cached,
     cache_creation_tokens: creation,
     reasoning_tokens: 0,
   };
+  // The one-hour part of the cache writes (`cache_creation.ephemeral_1h_input_tokens`) has its own price.
+  const oneHour = Math.min(creation, count(asObject(u.cache_creation).ephemeral_1h_input_tokens));
+  if (oneHour > 0) out.cache_creation_1h_tokens = oneHour;
+  return out;
 }
 
 /** Counts → the `usage` member of an OpenAI chat completion (or its last stream chunk). */
@@ -30,6 +34,7 @@ export function openAIUsageFromCounts(counts: UsageCounts): JsonMap {
     prompt_tokens_details: {
       cached_tokens: counts.cached_tokens,
       cache_creation_tokens: counts.cache_creation_tokens,
+      ...(counts.cache_creation_1h_tokens ? { cache_creation_1h_tokens: counts.cache_creation_1h_tokens } : {}),
     },
   };
 }
