@@ -39,4 +39,16 @@ describe('channels strings', () => {
     expect(channelTypeName(17, lookup(channelsLocales.zh))).toBe('阿里通义千问');
     expect(channelTypeName(1, lookup(channelsLocales.zh))).toBe('OpenAI');
   });
+
+  it('says "1 channel", not "1 channels", in English', async () => {
+    const { createInstance } = await import('i18next');
+    const i18n = createInstance();
+    await i18n.init({
+      lng: 'en',
+      resources: { en: { channels: channelsLocales.en } },
+      defaultNS: 'channels',
+    });
+    expect(i18n.t('tag.children', { count: 1 })).toBe('1 channel');
+    expect(i18n.t('tag.children', { count: 3 })).toBe('3 channels');
+  });
 });

@@ -29,6 +29,7 @@ import {
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
 import { UserRole } from '../../api/api-types';
+import { formatCurrency } from '../../format/quota';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { ListPagination, usePaging } from '../../components/list-page';
 import { useConsoleStorage, useNotify } from '../../provider/console-context';
@@ -738,7 +739,7 @@ function ChannelRowView({
               color="primary"
               disabled={balancing.isLoading}
               onClick={() => void runBalance()}
-              label={t('balance.remaining', { value: Number(channel.balance).toFixed(2) })}
+              label={t('balance.remaining', { value: formatCurrency(Number(channel.balance)) })}
             />
           </Tooltip>
         ) : null}

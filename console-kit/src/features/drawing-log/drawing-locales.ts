@@ -87,7 +87,7 @@ export const drawingLocales = {
     empty: '没有绘图任务',
     pagination: {
       rowsPerPage: '每页条数',
-      displayed: '第 {{from}}-{{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
   },
   en: {
@@ -175,7 +175,7 @@ export const drawingLocales = {
     empty: 'No drawing tasks',
     pagination: {
       rowsPerPage: 'Rows per page',
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
   },
 } satisfies LocaleBundles;

@@ -124,7 +124,7 @@ export const logsLocales = {
     empty: '没有日志',
     pagination: {
       rowsPerPage: '每页条数',
-      displayed: '第 {{from}}-{{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
   },
   en: {
@@ -248,7 +248,7 @@ export const logsLocales = {
     empty: 'No logs',
     pagination: {
       rowsPerPage: 'Rows per page',
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
   },
 } satisfies LocaleBundles;

@@ -86,7 +86,7 @@ export const redemptionsLocales = {
     },
     pagination: {
       rowsPerPage: '每页条数',
-      displayed: '第 {{from}} - {{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
   },
   en: {
@@ -172,7 +172,7 @@ export const redemptionsLocales = {
     },
     pagination: {
       rowsPerPage: 'Rows per page',
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
   },
 } satisfies LocaleBundles;

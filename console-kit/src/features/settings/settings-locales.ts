@@ -319,7 +319,7 @@ export const settingsLocales = {
       noServer: '请先在上方填写并保存服务器地址',
     },
     pagination: {
-      displayed: '第 {{from}} - {{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
     ratio: {
       tabs: {
@@ -668,7 +668,8 @@ export const settingsLocales = {
       StreamCacheQueueLength: 'Write buffer per streamed response; 0 means unbuffered',
       SensitiveWords: 'One per line, no separators',
       DataExportInterval: 'At least 1 minute',
-      TimeZone: 'Usage reports cut days, weeks and months in this time zone, e.g. Asia/Shanghai; empty = the server’s time zone',
+      TimeZone:
+        'Usage reports cut days, weeks and months in this time zone, e.g. Asia/Shanghai; empty = the server’s time zone',
       ChannelDisableThreshold: 'When all channels are tested, a channel slower than this is disabled',
       QuotaRemindThreshold: 'Users below this balance get an email (unless they set their own threshold)',
       AutomaticDisableKeywords: 'One per line; an upstream error containing one disables the channel',
@@ -751,7 +752,7 @@ export const settingsLocales = {
       noServer: 'Fill in and save the server address above first',
     },
     pagination: {
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
     ratio: {
       tabs: {

@@ -57,7 +57,7 @@ export const taskLocales = {
     empty: '没有任务',
     pagination: {
       rowsPerPage: '每页条数',
-      displayed: '第 {{from}}-{{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
   },
   en: {
@@ -114,7 +114,7 @@ export const taskLocales = {
     empty: 'No tasks',
     pagination: {
       rowsPerPage: 'Rows per page',
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
   },
 } satisfies LocaleBundles;

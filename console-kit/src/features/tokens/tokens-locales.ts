@@ -109,7 +109,7 @@ export const tokensLocales = {
     },
     pagination: {
       rowsPerPage: '每页条数',
-      displayed: '第 {{from}} - {{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
   },
   en: {
@@ -221,7 +221,7 @@ export const tokensLocales = {
     },
     pagination: {
       rowsPerPage: 'Rows per page',
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
   },
 } satisfies LocaleBundles;

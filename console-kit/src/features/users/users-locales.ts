@@ -106,7 +106,7 @@ export const usersLocales = {
     },
     pagination: {
       rowsPerPage: '每页条数',
-      displayed: '第 {{from}} - {{to}} 条，共 {{count}} 条',
+      displayed: '第 {{from}}–{{to}} 条，共 {{count}} 条',
     },
   },
   en: {
@@ -213,7 +213,7 @@ export const usersLocales = {
     },
     pagination: {
       rowsPerPage: 'Rows per page',
-      displayed: 'Items {{from}}-{{to}} of {{count}}',
+      displayed: '{{from}}–{{to}} of {{count}}',
     },
   },
 } satisfies LocaleBundles;
