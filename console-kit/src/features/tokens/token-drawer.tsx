@@ -175,6 +175,8 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
             name="group"
             value={form.group}
             onChange={(event) => set('group', event.target.value)}
+            // The default choice has the empty value: show its label instead of an empty box.
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
             fullWidth
           >
             {groupOptions.map((choice) => (

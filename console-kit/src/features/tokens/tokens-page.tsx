@@ -329,8 +329,12 @@ function TokenRow(props: TokenRowProps) {
       </TableCell>
       <TableCell>
         <Typography variant="body2">{token.name}</Typography>
-        <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
-          sk-{token.key}
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}
+        >
+          {`sk-${token.key}`}
         </Typography>
       </TableCell>
       <TableCell>
@@ -378,7 +382,7 @@ function TokenCard(props: TokenRowProps) {
           component="div"
           sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere', mt: 0.5 }}
         >
-          sk-{token.key}
+          {`sk-${token.key}`}
         </Typography>
         <Box
           component="dl"
