@@ -9,7 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
-import { RealtimeRelay, RelayRoutes } from './modules/relay';
+import { RealtimeRelay, RelayRoutes, RelayService } from './modules/relay';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { metricsRoutes } from './modules/metrics/metrics-routes';
 import { AppError } from './common/app-error';
@@ -185,5 +185,7 @@ export async function shutdownGracefully(app: NestFastifyApplication, timeoutMs:
   server.closeIdleConnections();
   await inFlights.get(app)?.drain(timeoutMs);
   server.closeAllConnections();
+  // Calls cut just now settle what they delivered before the ledger's last flush and the database close.
+  await app.get(RelayService).settled(5000);
   await app.close();
 }

@@ -4,53 +4,21 @@
  * queued charge and consume log, closes the database and exits 0. Afterwards the database holds exactly
  * what the clients were answered: one log per request and a balance lowered by the sum of the logs.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import request from 'supertest';
 import { LogEntry, Token, User } from '../../server/src/database/entities';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { freshDatabase, FreshDatabase } from '../support/databases';
-import { ApiClient, startNode, TEST_ENV, TestApp } from '../support/test-app';
-
-const MAIN = join(__dirname, '../../dist/server/src/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUp(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${url}/api/status`);
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not come up');
-}
+import { provisionRelay, startServerProcess } from '../support/server-process';
+import { startNode, TestApp } from '../support/test-app';
 
 describe('relay: graceful shutdown of the server process', () => {
   let mock: MockUpstream;
   let db: FreshDatabase;
   let child: ChildProcess | undefined;
   let reader: TestApp | undefined;
-  let stderr = '';
 
   beforeAll(async () => {
-    if (!existsSync(MAIN))
-      throw new Error(`${MAIN} is missing: run npm run build:server (npm test does) first.`);
     mock = await MockUpstream.start();
     db = await freshDatabase();
   });
@@ -63,54 +31,12 @@ describe('relay: graceful shutdown of the server process', () => {
   });
 
   it('finishes requests in flight and writes every charge and log before exiting', async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        ...TEST_ENV,
-        ...db.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SHUTDOWN_TIMEOUT: '20',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-    await waitUp(url);
-
-    // Set-up through the API: root, a user with a balance, a token, a channel at the mock.
-    const setup = await request(url)
-      .post('/api/setup')
-      .send({ username: 'root', password: 'root-pass-1', confirmPassword: 'root-pass-1' });
-    expect(setup.body.success).toBe(true);
-    const root = await new ApiClient(url).login('root', 'root-pass-1');
-    expect((await root.post('/api/user/', { username: 'payer', password: 'password-1' })).body.success).toBe(
-      true,
-    );
-    const payer = await new ApiClient(url).login('payer', 'password-1');
     const START = 5_000_000;
-    expect(
-      (await root.post('/api/user/manage', { id: payer.userId, action: 'add_quota', value: START })).body
-        .success,
-    ).toBe(true);
-    const created = await root.post('/api/channel/', {
-      type: 1,
-      name: 'mock',
-      key: 'sk-upstream',
-      base_url: mock.url,
-      models: 'gpt-4o-mini',
-      group: 'default',
-    });
-    expect(created.body.success).toBe(true);
-    const tok = await payer.post('/api/token/', {
-      name: 'shutdown',
-      remain_quota: 0,
-      unlimited_quota: true,
-      expired_time: -1,
-    });
-    expect(tok.body.success).toBe(true);
-    const key = (await payer.post(`/api/token/${tok.body.data[0].id}/key`)).body.data.key as string;
+    const server = await startServerProcess({ ...db.env, SHUTDOWN_TIMEOUT: '20' });
+    child = server.child;
+    const { url } = server;
+    const payer = await provisionRelay(url, mock.url, START, 0);
+    const key = payer.unlimited.key;
 
     const chat = (content: string, stream = false) =>
       fetch(`${url}/v1/chat/completions`, {
@@ -133,7 +59,10 @@ describe('relay: graceful shutdown of the server process', () => {
 
     const slowRes = await slow;
     expect(slowRes.status).toBe(200);
-    expect(((await slowRes.json()) as { usage: unknown }).usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 50 });
+    expect(((await slowRes.json()) as { usage: unknown }).usage).toMatchObject({
+      prompt_tokens: 100,
+      completion_tokens: 50,
+    });
     const streamRes = await stream;
     expect(streamRes.status).toBe(200);
     const sse = await streamRes.text();
@@ -144,6 +73,7 @@ describe('relay: graceful shutdown of the server process', () => {
     await expect(fetch(`${url}/api/status`)).rejects.toThrow();
 
     const [code] = await exited;
+    const stderr = server.stderr();
     expect({ code, stderr: stderr.includes('shutdown failed') ? stderr : '' }).toEqual({
       code: 0,
       stderr: '',
@@ -151,18 +81,118 @@ describe('relay: graceful shutdown of the server process', () => {
 
     // Read what the process left in the database with a fresh app on the same database.
     reader = await startNode({ db } as TestApp);
-    const logs = await reader.ds.getRepository(LogEntry).findBy({ user_id: payer.userId!, type: 2 });
+    const logs = await reader.ds.getRepository(LogEntry).findBy({ user_id: payer.userId, type: 2 });
     expect(logs).toHaveLength(32);
     const billed = logs.reduce((sum, l) => sum + Number(l.quota), 0);
     expect(billed).toBeGreaterThan(0);
     expect(logs.map((l) => l.prompt_tokens).sort((a, b) => a - b)).toEqual(
       [...Array.from({ length: 30 }, (_, i) => 10 + i), 7, 100].sort((a, b) => a - b),
     );
-    const user = await reader.ds.getRepository(User).findOneByOrFail({ id: payer.userId! });
+    const user = await reader.ds.getRepository(User).findOneByOrFail({ id: payer.userId });
     expect(Number(user.quota)).toBe(START - billed);
     expect(Number(user.used_quota)).toBe(billed);
     expect(user.request_count).toBe(32);
-    const token = await reader.ds.getRepository(Token).findOneByOrFail({ id: tok.body.data[0].id });
+    const token = await reader.ds.getRepository(Token).findOneByOrFail({ id: payer.unlimited.id });
     expect(Number(token.used_quota)).toBe(billed);
+  });
+});
+
+/**
+ * Calls cut off: streams still open when SHUTDOWN_TIMEOUT runs out, and a kill -9 with calls in flight.
+ * Either way, once the process has stopped (and, after a crash, started again) no reservation is left
+ * open and the money adds up: balance change = Σ consume logs = tokens' used quota.
+ */
+describe('relay: calls cut off by a stop', () => {
+  const START = 5_000_000;
+  let mock: MockUpstream;
+  let db: FreshDatabase;
+  const children: ChildProcess[] = [];
+  let reader: TestApp | undefined;
+
+  beforeEach(async () => {
+    mock = await MockUpstream.start();
+    db = await freshDatabase();
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await reader?.close();
+    reader = undefined;
+    await db?.drop();
+    await mock?.close();
+  });
+
+  const stream = (url: string, key: string, i: number) =>
+    fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        stream: true,
+        messages: [{ role: 'user', content: `s${i} [[chunks=200]] [[slow=50]]` }],
+      }),
+    }).then(
+      async (r) => ({ status: r.status, text: await r.text().catch(() => '') }),
+      () => ({ status: 0, text: '' }),
+    );
+
+  /** What the database says after the stop: every log of the payer, the balances, nothing left open. */
+  async function books(payer: Awaited<ReturnType<typeof provisionRelay>>) {
+    reader = await startNode({ db } as TestApp);
+    const logs = await reader.ds.getRepository(LogEntry).findBy({ user_id: payer.userId });
+    const consume = logs.filter((l) => l.type === 2);
+    const charged = consume.reduce((s, l) => s + Number(l.quota), 0);
+    const user = await reader.ds.getRepository(User).findOneByOrFail({ id: payer.userId });
+    const tokens = await reader.ds.getRepository(Token).findBy({ user_id: payer.userId });
+    expect(logs.filter((l) => l.content === 'in progress')).toHaveLength(0);
+    expect(START - Number(user.quota)).toBe(charged);
+    expect(tokens.reduce((s, t) => s + Number(t.used_quota), 0)).toBe(charged);
+    return { logs, consume, charged };
+  }
+
+  it('streams still open at SHUTDOWN_TIMEOUT are cut, and each is charged for what it delivered before the process exits', async () => {
+    const server = await startServerProcess({ ...db.env, SHUTDOWN_TIMEOUT: '2' });
+    children.push(server.child);
+    // The limited token's balance is too small to be trusted: its calls hold real reservations.
+    const payer = await provisionRelay(server.url, mock.url, START, 20_000);
+    const open = [
+      ...[0, 1, 2].map((i) => stream(server.url, payer.unlimited.key, i)),
+      ...[3, 4, 5].map((i) => stream(server.url, payer.limited.key, i)),
+    ];
+    await mock.waitFor(() => mock.open === 6);
+    await new Promise((r) => setTimeout(r, 500));
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    const answers = await Promise.all(open);
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    const [code] = await exited;
+    expect(code).toBe(0);
+    const { consume } = await books(payer);
+    expect(consume).toHaveLength(6);
+    for (const l of consume) {
+      expect(JSON.parse(l.other ?? '{}')).toMatchObject({ stream_interrupted: true });
+      expect(Number(l.quota)).toBeGreaterThan(0);
+    }
+  });
+
+  it('after kill -9 the next start refunds the reservations of the calls that were in flight', async () => {
+    const first = await startServerProcess({ ...db.env });
+    children.push(first.child);
+    const payer = await provisionRelay(first.url, mock.url, START, 20_000);
+    const open = [0, 1, 2, 3].map((i) => stream(first.url, payer.limited.key, i));
+    await mock.waitFor(() => mock.open === 4);
+    const killed = once(first.child, 'exit');
+    first.child.kill('SIGKILL');
+    await killed;
+    await Promise.all(open);
+
+    const second = await startServerProcess({ ...db.env });
+    children.push(second.child);
+    const { logs } = await books(payer);
+    const interrupted = logs.filter((l) => (l.content ?? '').startsWith('interrupted:'));
+    expect(interrupted).toHaveLength(4);
+    for (const l of interrupted) expect([l.type, Number(l.quota)]).toEqual([5, 0]);
+    // The token's remaining quota is whole again: only what served calls cost is gone.
+    const token = await reader!.ds.getRepository(Token).findOneByOrFail({ id: payer.limited.id });
+    expect(Number(token.remain_quota) + Number(token.used_quota)).toBe(20_000);
   });
 });

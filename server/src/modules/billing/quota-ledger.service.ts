@@ -3,6 +3,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  OnApplicationBootstrap,
   OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
@@ -12,7 +13,7 @@ import { CacheBus } from '../../common/cache-bus';
 import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { Channel, LogEntry, QuotaData, Token, User } from '../../database/entities';
+import { Channel, LogEntry, LogType, QuotaData, Token, User } from '../../database/entities';
 import { OptionService } from '../option/option.service';
 
 /** The consume-log row of a request, minus what the ledger fills in. */
@@ -50,6 +51,19 @@ export interface Settlement {
 export class InsufficientQuota extends Error {
   constructor(readonly who: 'user' | 'token') {
     super(`insufficient ${who} quota`);
+  }
+}
+
+/** The content of a reservation's consume-log row until its call settles. */
+export const IN_PROGRESS = 'in progress';
+
+/** Whether a reservation's row says its token was debited (null: an older row that does not say). */
+function tokenWasDebited(other: string | null | undefined): boolean | null {
+  try {
+    const o = JSON.parse(other || '{}') as { hold_token?: unknown };
+    return typeof o.hold_token === 'boolean' ? o.hold_token : null;
+  } catch {
+    return null;
   }
 }
 
@@ -126,7 +140,9 @@ function sqliteConnection(m: EntityManager): SqliteDb {
  *   so concurrent calls on one node are admitted only while the balance covers all of them.
  */
 @Injectable()
-export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+export class QuotaLedgerService
+  implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown
+{
   private readonly logger = new Logger('QuotaLedger');
   private queue: Settlement[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -152,6 +168,86 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
 
   async onModuleDestroy(): Promise<void> {
     await this.flush();
+  }
+
+  /** Reservations a stopped process left open are settled before this one serves anything. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const n = await this.recoverInterrupted(nowSeconds());
+      if (n) this.logger.warn(`${n} call(s) interrupted by the last stop: their reservations were refunded`);
+    } catch (err) {
+      this.logger.error(`interrupted reservations not settled: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Settles the reservations of calls that cannot still be running: their "in progress" consume-log
+   * rows (written with the reservation) become error rows of 0 quota, and the reserved amount goes
+   * back to the user and, where it was taken from it, to the token. Which rows: on a single node (no
+   * Redis), every one made before `bootAt`; with several nodes, this node's own (NODE_NAME) and, on the
+   * master, any older than a day. What those calls delivered before the stop is not known and not charged.
+   */
+  async recoverInterrupted(bootAt: number): Promise<number> {
+    const qb = this.ds
+      .getRepository(LogEntry)
+      .createQueryBuilder('l')
+      .select(['l.id', 'l.user_id', 'l.token_id', 'l.quota', 'l.other'])
+      .where('l.type = :type AND l.content = :open AND l.created_at <= :bootAt', {
+        type: LogType.Consume,
+        open: IN_PROGRESS,
+        bootAt,
+      });
+    if (this.config.redisUrl) {
+      if (this.config.nodeType === 'master')
+        qb.andWhere('(l.node_name = :me OR l.created_at < :stale)', {
+          me: this.config.nodeName,
+          stale: bootAt - 86_400,
+        });
+      else qb.andWhere('l.node_name = :me', { me: this.config.nodeName });
+    }
+    const rows = await qb.orderBy('l.id', 'ASC').getMany();
+    let settled = 0;
+    for (const row of rows) {
+      const reserved = Number(row.quota);
+      const fromToken = tokenWasDebited(row.other);
+      const done = await this.ds.transaction(async (m) => {
+        const closed = await m
+          .createQueryBuilder()
+          .update(LogEntry)
+          .set({
+            type: LogType.Error,
+            quota: 0,
+            content: `interrupted: the gateway stopped before this call finished; ${reserved} reserved quota refunded`,
+          })
+          .where('id = :id AND content = :open', { id: row.id, open: IN_PROGRESS })
+          .execute();
+        if (!closed.affected) return false;
+        if (reserved > 0) {
+          await m
+            .createQueryBuilder()
+            .update(User)
+            .set({ quota: () => 'quota + :r' })
+            .where('id = :id', { id: row.user_id, r: reserved })
+            .execute();
+          const token = row.token_id
+            ? await m
+                .getRepository(Token)
+                .findOne({ where: { id: row.token_id }, select: { id: true, unlimited_quota: true } })
+            : null;
+          if (token && (fromToken ?? !token.unlimited_quota))
+            await m
+              .createQueryBuilder()
+              .update(Token)
+              .set({ remain_quota: () => 'remain_quota + :r' })
+              .where('id = :id', { id: token.id, r: reserved })
+              .execute();
+        }
+        return true;
+      });
+      if (done) settled++;
+    }
+    if (settled) this.bus.publish('users', [...new Set(rows.map((r) => r.user_id))]);
+    return settled;
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -293,7 +389,11 @@ export class QuotaLedgerService implements OnModuleInit, OnModuleDestroy, Before
       .createQueryBuilder()
       .update(User)
       .set({ quota: () => 'quota - :amount' })
-      .where('id = :id AND quota >= :needed', { id: payer.userId, amount, needed: amount + this.owedBy(payer.userId) })
+      .where('id = :id AND quota >= :needed', {
+        id: payer.userId,
+        amount,
+        needed: amount + this.owedBy(payer.userId),
+      })
       .execute();
     if (!u.affected) throw new InsufficientQuota('user');
     if (payer.tokenId && !payer.tokenUnlimited) {

@@ -4,6 +4,7 @@
  */
 export { RelayModule } from './relay.module';
 export { RelayRoutes, RELAY_BODY_LIMIT } from './relay-routes';
+export { RelayService } from './relay.service';
 export { RealtimeRelay } from './realtime/realtime-relay.service';
 export { RelayAdmission } from './lifecycle/admission';
 export type { Caller } from './lifecycle/admission';

@@ -15,9 +15,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { errorBody, RelayError, relayFail, toRelayError } from './errors';
 import { Caller, RelayAdmission } from './lifecycle/admission';
-import { InboundRequest } from './relay-context';
+import { ClientSignal } from './client-signal';
+import { countCall, countOf } from './formats/count';
+import { Attempt, AttemptPlanner } from './lifecycle/attempt-plan';
+import { InboundRequest, RelayContext } from './relay-context';
 import { RelayCacheService } from './relay-cache.service';
 import { RelayService } from './relay.service';
+import { UpstreamClient } from './upstream/upstream-client';
 import { writeError, writeJson } from './respond/write';
 import { MetricsService } from '../metrics/metrics.service';
 import type { JsonObject, RelayMode, WireFormat } from './types';
@@ -41,6 +45,8 @@ const OPENAI_ROUTES: Array<[string, RelayMode, WireFormat]> = [
   ['/v1/messages', 'chat', 'anthropic'],
 ];
 
+/** How long an upstream count may take before the local count answers instead. */
+const COUNT_TIMEOUT_MS = 10_000;
 /** Anthropic's token counting endpoint. */
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 /** Gemini actions under the stable /v1 prefix (`/v1/models/{model}:generateContent`...). */
@@ -94,6 +100,8 @@ export class RelayRoutes {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly planner: AttemptPlanner,
+    private readonly upstream: UpstreamClient,
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
     metrics.useModelCatalog((model) => this.knownModel(model));
@@ -325,8 +333,10 @@ export class RelayRoutes {
 
   /**
    * Token counting (Anthropic `POST /v1/messages/count_tokens`, Gemini `:countTokens`), answered in
-   * the caller's format: the prompt as the relay counts it for billing (the same tokenizer, tools and
-   * system prompt included), after the same admission checks as a model call. Never billed or logged.
+   * the caller's format, after the same admission checks as a model call. A channel chosen for the
+   * model that speaks the caller's format is asked with its own counting endpoint; otherwise (or when
+   * that fails) the prompt is counted as the relay counts it for billing (the same tokenizer, tools
+   * and system prompt included). Never billed or logged.
    */
   private async countTokens(call: RelayCall, res: ServerResponse, format: WireFormat, pathModel: string | null): Promise<void> {
     const inbound = this.inbound(call, format, 'chat', pathModel, false);
@@ -337,10 +347,35 @@ export class RelayRoutes {
       // Gemini accepts the contents alone or a whole generateContentRequest (system prompt and tools).
       const wrapped = body.generateContentRequest;
       if (format === 'gemini' && wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped)) inbound.body = wrapped;
-      const tokens = this.admission.admit(inbound, caller).prompt();
+      const ctx = this.admission.admit(inbound, caller);
+      const tokens = (await this.upstreamCount(ctx, format)) ?? ctx.prompt();
       send(res, 200, format === 'anthropic' ? { input_tokens: tokens } : { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] });
     } catch (err) {
       writeError(res, inbound, toRelayError(err));
+    }
+  }
+
+  /** The upstream's own count (a native Anthropic or Gemini channel), or null. */
+  private async upstreamCount(ctx: RelayContext, format: WireFormat): Promise<number | null> {
+    let a: Attempt;
+    try {
+      a = await this.planner.plan(ctx, 0, new Set());
+    } catch {
+      return null;
+    }
+    const signal = new ClientSignal();
+    const timer = setTimeout(() => signal.abort(), COUNT_TIMEOUT_MS);
+    try {
+      if (a.adapter.name !== format) return null;
+      const call = countCall(format, a.call);
+      if (!call) return null;
+      const up = await this.upstream.send({ ...a, call, areq: { ...a.areq, stream: false } }, signal, false);
+      return countOf(format, JSON.parse(await up.body.text()));
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+      a.release();
     }
   }
 

@@ -42,6 +42,6 @@ import { UpstreamClient } from './upstream/upstream-client';
     RealtimeRelay,
   ],
   // What relay/index.ts names for other modules.
-  exports: [RelayRoutes, RealtimeRelay, RelayCacheService, RelayAdmission, Failover, UpstreamClient, ChannelHealthService, ChannelTestService, RateLimitService],
+  exports: [RelayRoutes, RelayService, RealtimeRelay, RelayCacheService, RelayAdmission, Failover, UpstreamClient, ChannelHealthService, ChannelTestService, RateLimitService],
 })
 export class RelayModule {}

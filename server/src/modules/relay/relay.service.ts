@@ -44,8 +44,28 @@ export class RelayService {
     private readonly metrics: MetricsService,
   ) {}
 
+  private running = 0;
+  private idleWaiters: Array<() => void> = [];
+
   /** Serves one request of an admitted caller end to end, writing the answer (or the error) to `res`. */
   async handle(req: InboundRequest, res: ServerResponse, caller: Caller): Promise<void> {
+    this.running++;
+    try {
+      await this.serve(req, res, caller);
+    } finally {
+      if (--this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  /** Resolves once every call in progress has settled (its charge or refund queued), or after `ms`. */
+  async settled(ms: number): Promise<void> {
+    if (this.running === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise<void>((r) => this.idleWaiters.push(r)), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  private async serve(req: InboundRequest, res: ServerResponse, caller: Caller): Promise<void> {
     let ctx: RelayContext;
     let hold;
     try {

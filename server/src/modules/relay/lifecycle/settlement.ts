@@ -9,7 +9,7 @@
  * - refund(): a call no channel could serve is refunded in full, with an error log.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { Hold, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing/quota-ledger.service';
+import { Hold, IN_PROGRESS, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing/quota-ledger.service';
 import { clampQuota, fixedQuota, reserveQuota, usageQuota } from '../../billing/pricing';
 import { MetricsService } from '../../metrics/metrics.service';
 import { OptionService } from '../../option/option.service';
@@ -60,7 +60,10 @@ export class RelaySettlement {
         if (hold) return hold;
       }
       const reserve = fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed);
-      return await this.ledger.reserve(payer, reserve, this.logConsumeEnabled() ? this.draft(ctx, null, 0, emptyUsage(), {}) : null);
+      // The hold's row is written even with consume logs off (it goes at settlement): after a crash it is
+      // what lets the next start refund the reservation.
+      const held = this.draft(ctx, null, 0, emptyUsage(), { hold_token: payer.tokenId > 0 && !payer.tokenUnlimited });
+      return await this.ledger.reserve(payer, reserve, held);
     } catch (err) {
       if (err instanceof InsufficientQuota) throw relayFail(403, err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient', {}, 'insufficient_quota');
       throw err;
@@ -128,7 +131,7 @@ export class RelaySettlement {
       extra,
       startedAt: ctx.startedAt,
       now: Date.now(),
-      content: ch ? '' : 'in progress',
+      content: ch ? '' : IN_PROGRESS,
       clientType: clientType(ctx.req.userAgent),
     });
   }
