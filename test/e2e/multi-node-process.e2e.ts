@@ -10,11 +10,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { QuotaLedgerService } from '../../server/src/modules/billing/quota-ledger.service';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { currentDriver } from '../support/databases';
+import { freePort, MAIN } from '../support/server-process';
 import {
   ApiClient,
   putOption,
@@ -26,19 +25,7 @@ import {
   uname,
 } from '../support/test-app';
 
-const MAIN = join(__dirname, '../../dist/server/src/main.js');
 const describeShared = currentDriver() === 'sqlite' ? describe.skip : describe;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUp(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   for (let i = 0; i < 600; i++) {
