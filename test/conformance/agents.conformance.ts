@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { mockCount } from '../mocks/anthropic';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
 import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
@@ -263,11 +264,33 @@ describe('coding agents on every channel format', () => {
         ],
       };
       for (const c of CHANNELS) {
+        mock.reset();
         const a = await anthropic.messages.countTokens({ model: c.model, ...small });
         const b = await anthropic.messages.countTokens({ model: c.model, ...big });
         expect(a.input_tokens).toBeGreaterThan(0);
         expect(b.input_tokens).toBeGreaterThan(a.input_tokens + 20);
+        if (c.format === 'anthropic') {
+          // An Anthropic channel counts with its own endpoint (same credentials), nothing else called.
+          expect(mock.requests.map((r) => r.path)).toEqual([
+            '/v1/messages/count_tokens',
+            '/v1/messages/count_tokens',
+          ]);
+          expect(mock.last!.credential).toBe('sk-upstream-key');
+          expect(b.input_tokens).toBe(
+            mockCount({ messages: big.messages, system: big.system, tools: big.tools }),
+          );
+        } else expect(mock.requests).toHaveLength(0);
       }
+      // An upstream count that fails falls back to the gateway's own count.
+      mock.requireKey = 'another-key';
+      try {
+        expect(
+          (await anthropic.messages.countTokens({ model: 'agent-claude', ...big })).input_tokens,
+        ).toBeGreaterThan(20);
+      } finally {
+        mock.requireKey = null;
+      }
+      mock.reset();
       const bad = await post(
         '/v1/messages/count_tokens',
         { model: 'agent-claude', messages: 'nope' },
@@ -282,6 +305,18 @@ describe('coding agents on every channel format', () => {
       expect(await quotaOf(t, root.userId!)).toBe(before);
       expect((await logsOf(t, root.userId!)).length).toBe(logs);
       expect(mock.requests).toHaveLength(0);
+    });
+
+    it('asks a Gemini channel its own :countTokens', async () => {
+      mock.reset();
+      const ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.url } });
+      const res = await ai.models.countTokens({
+        model: 'agent-gemini',
+        contents: 'Please explain this repository.',
+      });
+      expect(mock.last!.path).toBe('/v1beta/models/agent-gemini:countTokens');
+      const request = (mock.last!.body as { generateContentRequest: unknown }).generateContentRequest;
+      expect(res.totalTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
     });
 
     it('answers Gemini :countTokens (the Gemini CLI, @google/genai) with totalTokens', async () => {

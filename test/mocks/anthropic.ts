@@ -37,7 +37,10 @@ function usageJson(u: MockUsage, outputTokens: number): Record<string, unknown> 
     input_tokens: u.prompt,
     cache_creation_input_tokens: u.cacheWrite,
     cache_read_input_tokens: u.cacheRead,
-    cache_creation: { ephemeral_5m_input_tokens: u.cacheWrite - u.cacheWrite1h, ephemeral_1h_input_tokens: u.cacheWrite1h },
+    cache_creation: {
+      ephemeral_5m_input_tokens: u.cacheWrite - u.cacheWrite1h,
+      ephemeral_1h_input_tokens: u.cacheWrite1h,
+    },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };
@@ -135,6 +138,25 @@ export async function answerMessage(ctx: Ctx, delivery: MessageDelivery): Promis
   });
   emit('message_stop', delivery.stopExtra?.(usage) ?? {});
   ex.end();
+}
+
+/**
+ * POST /v1/messages/count_tokens: a deterministic count (a quarter of the counted JSON's length), so
+ * tests can tell it from the gateway's own tokenizer.
+ */
+export function countTokens(ctx: Ctx): void {
+  const { ex, body } = ctx;
+  if (!ctx.record.headers['anthropic-version']) return invalid(ex, 'anthropic-version: header is required');
+  if (typeof body.model !== 'string') return invalid(ex, 'model: Field required');
+  if (!Array.isArray(body.messages)) return invalid(ex, 'messages: Field required');
+  if (body.max_tokens !== undefined) return invalid(ex, 'max_tokens: Extra inputs are not permitted');
+  ex.json(200, {
+    input_tokens: mockCount({ messages: body.messages, system: body.system, tools: body.tools }),
+  });
+}
+
+export function mockCount(counted: unknown): number {
+  return Math.ceil(JSON.stringify(counted).length / 4);
 }
 
 /** GET /v1/models when the request carries anthropic-version. */

@@ -11,7 +11,7 @@ import {
   openrouterCredits,
   siliconflowUserInfo,
 } from './accounts';
-import { anthropicError, anthropicModels, messages } from './anthropic';
+import { anthropicError, anthropicModels, countTokens as anthropicCountTokens, messages } from './anthropic';
 import { baiduChat, baiduEmbeddings, baiduError, baiduToken, WENXIN } from './baidu';
 import { bedrockError, bedrockInvoke, sigV4Credential } from './bedrock';
 import { cloudflareEndpoint, cloudflareError } from './cloudflare';
@@ -27,7 +27,13 @@ import {
   MultipartRecord,
   RecordedRequest,
 } from './exchange';
-import { embed, geminiError, geminiModels, generateContent } from './gemini';
+import {
+  countTokens as geminiCountTokens,
+  embed,
+  geminiError,
+  geminiModels,
+  generateContent,
+} from './gemini';
 import { ollamaChat, ollamaEmbed, ollamaError } from './ollama';
 import { hunyuanChat, tc3Credential, tencentError } from './tencent';
 import { assertionIssuer, googleToken, VERTEX_PATH, vertexCredential, vertexModel } from './vertex';
@@ -131,6 +137,7 @@ const GEMINI_ACTIONS: Record<string, Handler> = {
   streamGenerateContent: (ctx) => generateContent(ctx, true),
   embedContent: (ctx) => embed(ctx, false),
   batchEmbedContents: (ctx) => embed(ctx, true),
+  countTokens: geminiCountTokens,
 };
 
 const ERROR_WRITERS: Record<Family, ErrorWriter> = {
@@ -431,6 +438,7 @@ export class MockUpstream {
     const privateRoute = this.privateRoute(record);
     if (privateRoute) return privateRoute;
     if (method === 'POST' && path === '/v1/messages') return { handler: messages };
+    if (method === 'POST' && path === '/v1/messages/count_tokens') return { handler: anthropicCountTokens };
     if (method === 'GET' && path === '/v1/models' && family === 'anthropic')
       return { handler: anthropicModels };
     const rest = openaiCompatibleRest(path);

@@ -7,27 +7,51 @@ import type { JsonObject, UpstreamCall, WireFormat } from '../types';
 import { asObject, num, parseJson } from './json';
 
 /** What Anthropic's count endpoint accepts of a Messages request. */
-const ANTHROPIC_COUNTED = ['messages', 'system', 'tools', 'tool_choice', 'thinking', 'mcp_servers', 'context_management'];
+const ANTHROPIC_COUNTED = [
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'mcp_servers',
+  'context_management',
+];
 /** What Gemini's generateContentRequest may hold besides contents. */
 const GEMINI_COUNTED = ['systemInstruction', 'tools', 'toolConfig'];
 
 /** The counting call for a planned Messages / generateContent call of the same format, or null. */
 export function countCall(format: WireFormat, call: UpstreamCall): UpstreamCall | null {
-  const raw = typeof call.body === 'string' ? call.body : call.body ? Buffer.from(call.body).toString('utf8') : '';
+  const raw =
+    typeof call.body === 'string' ? call.body : call.body ? Buffer.from(call.body).toString('utf8') : '';
   const body = asObject(parseJson(raw));
   const out: JsonObject = {};
   if (format === 'anthropic') {
     if (!/\/messages$/.test(call.url)) return null;
     out.model = body.model;
     for (const k of ANTHROPIC_COUNTED) if (body[k] !== undefined) out[k] = body[k];
-    return { method: 'POST', url: `${call.url}/count_tokens`, headers: call.headers, body: JSON.stringify(out) };
+    return {
+      method: 'POST',
+      url: `${call.url}/count_tokens`,
+      headers: call.headers,
+      body: JSON.stringify(out),
+    };
   }
   if (format === 'gemini') {
-    const m = /^(.*\/models\/([^/:?]+)):(?:generateContent|streamGenerateContent)(?:\?alt=sse)?$/.exec(call.url);
+    const m = /^(.*\/models\/([^/:?]+)):(?:generateContent|streamGenerateContent)(?:\?alt=sse)?$/.exec(
+      call.url,
+    );
     if (!m) return null;
-    const request: JsonObject = { model: `models/${decodeURIComponent(m[2])}`, contents: body.contents ?? [] };
+    const request: JsonObject = {
+      model: `models/${decodeURIComponent(m[2])}`,
+      contents: body.contents ?? [],
+    };
     for (const k of GEMINI_COUNTED) if (body[k] !== undefined) request[k] = body[k];
-    return { method: 'POST', url: `${m[1]}:countTokens`, headers: call.headers, body: JSON.stringify({ generateContentRequest: request }) };
+    return {
+      method: 'POST',
+      url: `${m[1]}:countTokens`,
+      headers: call.headers,
+      body: JSON.stringify({ generateContentRequest: request }),
+    };
   }
   return null;
 }
