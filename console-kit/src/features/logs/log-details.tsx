@@ -1,13 +1,31 @@
 import { Box, Typography } from '@mui/material';
 import type { TFunction } from 'i18next';
-import { otherDetails, type LogEntry, type LogOther } from './log-rules';
+import { billingLine, otherDetails, PER_CALL_HIDDEN_KEYS, type LogEntry, type LogOther } from './log-rules';
 
 const BOOLEAN_VALUES = new Set(['true', 'false']);
 
 /** The expanded part of a log row: every key of `other` (decision 42), plus content, request id, IP. */
-export function LogDetails({ entry, other, t }: { entry: LogEntry; other: LogOther; t: TFunction }) {
-  const lines = otherDetails(other);
+export function LogDetails({
+  entry,
+  other,
+  t,
+  quotaPerUnit,
+  formatCost,
+}: {
+  entry: LogEntry;
+  other: LogOther;
+  t: TFunction;
+  quotaPerUnit: number;
+  formatCost: (quota: number) => string;
+}) {
+  const billing = billingLine(entry, other, quotaPerUnit, formatCost);
+  const lines = otherDetails(other).filter(
+    (line) => billing?.key !== 'perCall' || !PER_CALL_HIDDEN_KEYS.has(line.key),
+  );
   const extra: { label: string; value: string }[] = [];
+  if (billing) {
+    extra.push({ label: t('billing.label'), value: t(`billing.${billing.key}`, billing.params) });
+  }
   if (entry.content) {
     extra.push({ label: t('row.content'), value: entry.content });
   }
@@ -21,6 +39,7 @@ export function LogDetails({ entry, other, t }: { entry: LogEntry; other: LogOth
     extra.push({ label: t('row.node'), value: entry.node_name });
   }
   const rows = [
+    ...extra.slice(0, billing ? 1 : 0).map((item) => ({ ...item, key: 'billing' })),
     ...lines.map((line) => ({
       label: line.known ? t(`other.${line.key}`) : line.key,
       value:
@@ -33,7 +52,7 @@ export function LogDetails({ entry, other, t }: { entry: LogEntry; other: LogOth
               : line.value,
       key: line.key,
     })),
-    ...extra.map((item) => ({ ...item, key: item.label })),
+    ...extra.slice(billing ? 1 : 0).map((item) => ({ ...item, key: item.label })),
   ];
   if (rows.length === 0) {
     return (

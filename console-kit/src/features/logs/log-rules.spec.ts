@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { logListUrl, logStatUrl } from './logs-api';
 import {
+  billingLine,
   emptyLogFilters,
   firstTokenColor,
   isValidChannelFilter,
@@ -183,5 +184,53 @@ describe('column settings', () => {
     expect(parsed.retry).toBe(false);
     expect(parsed.model).toBe(true);
     expect(parseLogColumns('not json').time).toBe(true);
+  });
+});
+
+describe('billingLine', () => {
+  const cost = (quota: number) => `$${(quota / 500_000).toFixed(6)}`;
+  const call = { type: 2, quota: 75, prompt_tokens: 10, completion_tokens: 5 };
+
+  it('explains a per-call charge and leaves the ratios out', () => {
+    expect(billingLine(call, { model_price: 0.05, group_ratio: 1.5, model_ratio: 0 }, 500_000, cost)).toEqual(
+      {
+        key: 'perCall',
+        params: { price: '0.05', group: '1.5', cost: '$0.000150' },
+      },
+    );
+  });
+
+  it('explains a per-token charge with prices per million tokens', () => {
+    expect(
+      billingLine(
+        call,
+        { model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, user_group_ratio: -1 },
+        500_000,
+        cost,
+      ),
+    ).toEqual({
+      key: 'byTokens',
+      params: {
+        prompt: 10,
+        completion: 5,
+        inputPrice: '2.5',
+        outputPrice: '10',
+        group: '1',
+        cost: '$0.000150',
+      },
+    });
+    expect(
+      billingLine(
+        call,
+        { model_ratio: 1, cache_tokens: 4, cache_ratio: 0.5, user_group_ratio: 0.8 },
+        500_000,
+        cost,
+      )?.params,
+    ).toMatchObject({ cached: 4, cacheRatio: '0.5', group: '0.8', inputPrice: '2' });
+  });
+
+  it('says nothing for other log types or rows without figures', () => {
+    expect(billingLine({ ...call, type: 1 }, { model_ratio: 1 }, 500_000, cost)).toBeNull();
+    expect(billingLine(call, {}, 500_000, cost)).toBeNull();
   });
 });

@@ -338,3 +338,66 @@ export function retryChain(other: LogOther): number[] {
 export function formatLogTime(seconds: number): string {
   return dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss');
 }
+
+/** The billing line of a consume log: a translation key under `billing.` and its values. */
+export interface BillingLine {
+  key: 'perCall' | 'byTokens' | 'byTokensCached';
+  params: Record<string, string | number>;
+}
+
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const short = (value: number) => String(Number(value.toFixed(6)));
+
+/**
+ * How a consumption was billed, in words people read: the price per call, or the input and output
+ * prices per million tokens, times the group ratio, equals the charge. Ratios whose model was billed
+ * per call are left out (they are 0 or irrelevant). Null when the row carries no price figures.
+ */
+export function billingLine(
+  entry: Pick<LogEntry, 'type' | 'quota' | 'prompt_tokens' | 'completion_tokens'>,
+  other: LogOther,
+  quotaPerUnit: number,
+  formatCost: (quota: number) => string,
+): BillingLine | null {
+  if (entry.type !== 2) {
+    return null;
+  }
+  const userGroupRatio = num(other.user_group_ratio);
+  const group =
+    userGroupRatio !== null && userGroupRatio >= 0 ? userGroupRatio : (num(other.group_ratio) ?? 1);
+  const cost = formatCost(entry.quota);
+  const price = num(other.model_price);
+  if (price !== null && price >= 0) {
+    return { key: 'perCall', params: { price: short(price), group: short(group), cost } };
+  }
+  const ratio = num(other.model_ratio);
+  if (ratio === null || !(quotaPerUnit > 0)) {
+    return null;
+  }
+  const input = (ratio * 1_000_000) / quotaPerUnit;
+  const output = input * (num(other.completion_ratio) ?? 1);
+  const params = {
+    prompt: entry.prompt_tokens,
+    completion: entry.completion_tokens,
+    inputPrice: short(input),
+    outputPrice: short(output),
+    group: short(group),
+    cost,
+  };
+  const cached = num(other.cache_tokens);
+  if (cached !== null && cached > 0) {
+    return {
+      key: 'byTokensCached',
+      params: { ...params, cached, cacheRatio: short(num(other.cache_ratio) ?? 1) },
+    };
+  }
+  return { key: 'byTokens', params };
+}
+
+/** Keys of `other` that say nothing about a call billed per call. */
+export const PER_CALL_HIDDEN_KEYS: ReadonlySet<string> = new Set([
+  'model_ratio',
+  'completion_ratio',
+  'cache_ratio',
+]);

@@ -4,6 +4,14 @@ export const LOGS_NAMESPACE = 'logs';
 
 export const logsLocales = {
   zh: {
+    billing: {
+      label: '计费',
+      perCall: '按次 ${{price}} × 分组倍率 {{group}} = {{cost}}',
+      byTokens:
+        '输入 {{prompt}} tokens × ${{inputPrice}}/1M + 输出 {{completion}} tokens × ${{outputPrice}}/1M，× 分组倍率 {{group}} = {{cost}}',
+      byTokensCached:
+        '输入 {{prompt}} tokens（其中缓存 {{cached}} 个 × {{cacheRatio}}）× ${{inputPrice}}/1M + 输出 {{completion}} tokens × ${{outputPrice}}/1M，× 分组倍率 {{group}} = {{cost}}',
+    },
     title: '使用日志',
     loadFailed: '加载日志失败',
     statFailed: '加载统计失败',
@@ -128,6 +136,14 @@ export const logsLocales = {
     },
   },
   en: {
+    billing: {
+      label: 'Billing',
+      perCall: '${{price}} per call × group ratio {{group}} = {{cost}}',
+      byTokens:
+        'Input {{prompt}} tokens × ${{inputPrice}}/1M + output {{completion}} tokens × ${{outputPrice}}/1M, × group ratio {{group}} = {{cost}}',
+      byTokensCached:
+        'Input {{prompt}} tokens ({{cached}} cached × {{cacheRatio}}) × ${{inputPrice}}/1M + output {{completion}} tokens × ${{outputPrice}}/1M, × group ratio {{group}} = {{cost}}',
+    },
     title: 'Usage logs',
     loadFailed: 'Failed to load logs',
     statFailed: 'Failed to load statistics',

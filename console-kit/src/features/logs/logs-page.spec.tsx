@@ -88,6 +88,10 @@ describe('LogsPage', { timeout: 20_000 }, () => {
     await userEvent.click(row);
     const details = await screen.findByTestId('log-details-1');
     const text = details.textContent ?? '';
+    // A billing line people can read: 1.25 × $2 per million input tokens, 4 × that for output.
+    expect(text).toContain(
+      'BillingInput 10 tokens (3 cached × 1) × $2.5/1M + output 5 tokens × $10/1M, × group ratio 1 = 38',
+    );
     for (const expected of [
       'Model ratio1.25',
       'Completion ratio4',

@@ -70,7 +70,7 @@ export function LogsPage() {
   const { user } = useSession();
   const admin = isAdmin(user);
   const storage = useConsoleStorage();
-  const { formatQuota, formatCallCost } = useQuotaFormat();
+  const { formatQuota, formatCallCost, options: quotaOptions } = useQuotaFormat();
 
   const initial = useMemo(() => emptyLogFilters(), []);
   const [draft, setDraft] = useState<LogFilters>(initial);
@@ -263,6 +263,7 @@ export function LogsPage() {
                     onToggle={() => toggle(entry.id)}
                     onUserInfo={admin ? () => setUserInfoId(entry.user_id) : undefined}
                     formatQuota={formatCallCost}
+                    quotaPerUnit={quotaOptions.quotaPerUnit}
                     t={t}
                   />
                 ))}
@@ -307,10 +308,11 @@ interface LogRowProps {
   onToggle: () => void;
   onUserInfo?: () => void;
   formatQuota: (quota: number) => string;
+  quotaPerUnit: number;
   t: Translate;
 }
 
-function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, t }: LogRowProps) {
+function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, quotaPerUnit, t }: LogRowProps) {
   const other = useMemo(() => parseOther(entry.other), [entry.other]);
   const typeKey = logTypeKey(entry.type);
   const countable = entry.type === 2 || entry.type === 5;
@@ -429,7 +431,13 @@ function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, t }: 
       {open && (
         <TableRow data-testid={`log-details-${entry.id}`}>
           <TableCell colSpan={columns.length + 1} sx={{ bgcolor: 'action.hover' }}>
-            <LogDetails entry={entry} other={other} t={t} />
+            <LogDetails
+              entry={entry}
+              other={other}
+              t={t}
+              quotaPerUnit={quotaPerUnit}
+              formatCost={formatQuota}
+            />
           </TableCell>
         </TableRow>
       )}
