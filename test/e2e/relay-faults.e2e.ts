@@ -267,6 +267,33 @@ describe('relay under upstream faults', () => {
     expect(log.content).not.toContain('zyxwvuts98765432');
   });
 
+  it('a 40 MB complete answer that needs no conversion is passed through, not buffered, and billed from its usage', async () => {
+    fault.prepareBig();
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: ask('big') }),
+    });
+    expect(res.status).toBe(200);
+    // Read and drop the answer as it comes, keeping its first bytes.
+    let size = 0;
+    let first = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      if (first.length < 200) first += Buffer.from(chunk).toString('utf8').slice(0, 200);
+      size += chunk.length;
+    }
+    clearInterval(sampler);
+    expect(size).toBeGreaterThan(40 * 1024 * 1024);
+    expect(first).toContain('"model":"gpt-4o"');
+    // Buffering a 40 MB answer costs several times its size; passed through it costs next to nothing.
+    expect((peak - base) / 1024 / 1024).toBeLessThan(80);
+    await settle(t);
+    expect(await lastLog()).toMatchObject({ type: 2, prompt_tokens: 12, completion_tokens: 3, channel_id: ids.openai });
+  });
+
   it('a client that trickles its request body is cut off after CLIENT_BODY_TIMEOUT', async () => {
     const { port } = new URL(t.url);
     const socket = connect(Number(port), '127.0.0.1');

@@ -40,6 +40,13 @@ export class FaultUpstream {
     return up;
   }
 
+  private big: Buffer | null = null;
+
+  /** Builds the ~40 MB answer of `fault:big` now (so that building it is not counted with serving it). */
+  prepareBig(): void {
+    this.big ??= Buffer.from(JSON.stringify(answer('openai', 'gpt-4o-2024-08-06', 'x'.repeat(40 * 1024 * 1024))));
+  }
+
   count(fault: string): number {
     return this.seen.filter((s) => s.fault === fault).length;
   }
@@ -129,8 +136,10 @@ export class FaultUpstream {
       }
       case 'big': {
         // A ~40 MB answer: one long message, the usage at the end.
-        const text = 'x'.repeat(40 * 1024 * 1024);
-        return json(res, 200, answer(format, model, text));
+        this.prepareBig();
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': this.big!.length });
+        res.end(this.big);
+        return;
       }
     }
     if (stream)

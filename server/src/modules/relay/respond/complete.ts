@@ -16,7 +16,12 @@ import { textTokens } from '../usage';
 import type { Outcome } from './outcome';
 import { waitDrain, writeJson, writeText } from './write';
 
+/** Complete answers larger than this that need no conversion go out as they arrive, not buffered. */
+const PASS_THROUGH_OVER = 1024 * 1024;
+
 export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, deadlineAt: number): Promise<Outcome> {
+  const declared = Number(up.headers['content-length'] ?? -1);
+  if (declared > PASS_THROUGH_OVER && passable(ctx, a)) return relayLarge(ctx, a, up, res, deadlineAt);
   const text = await readAnswer(up, deadlineAt);
   let json: JsonObject;
   try {
@@ -37,6 +42,90 @@ export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamRespo
   if (untouched) writeText(res, 200, text);
   else writeJson(res, 200, out);
   return { usage, firstTokenMs: 0, extra: {} };
+}
+
+/** The answer needs no conversion: same wire format, no adapter rewrite, chat-like JSON. */
+function passable(ctx: RelayContext, a: Attempt): boolean {
+  // The OpenAI adapter rewrites only rerank answers; any other adapter's rewrite needs the whole answer.
+  const rewrites = !!a.adapter.convertResponse && !(a.adapter.name === 'openai' && ctx.req.mode !== 'rerank');
+  return !rewrites && sameFormat(ctx, a.adapter) && ctx.req.format === a.adapter.format;
+}
+
+/**
+ * A large complete answer passed through as it arrives (memory stays flat whatever its size): the
+ * model name is set to the caller's in the first bytes, the usage is read from the last ones (every
+ * format puts it at the end of the object).
+ */
+async function relayLarge(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, deadlineAt: number): Promise<Outcome> {
+  let timer: NodeJS.Timeout | null = null;
+  let late = false;
+  if (deadlineAt > 0)
+    timer = setTimeout(() => {
+      late = true;
+      up.body.destroy();
+    }, Math.max(0, deadlineAt - Date.now()));
+  let head = true;
+  let tail = '';
+  let started = false;
+  try {
+    for await (const chunk of up.body) {
+      let piece = (chunk as Buffer).toString('latin1');
+      if (head) {
+        head = false;
+        piece = piece.replace(/("model"\s*:\s*)"(?:[^"\\]|\\.)*"/, (_m, k: string) => k + Buffer.from(JSON.stringify(ctx.model), 'utf8').toString('latin1'));
+        res.statusCode = 200;
+        res.setHeader('content-type', String(up.headers['content-type'] ?? 'application/json'));
+        started = true;
+      }
+      tail = (tail + piece).slice(-TAIL);
+      if (!res.write(Buffer.from(piece, 'latin1'))) await waitDrain(res);
+    }
+  } catch (err) {
+    if (!started) {
+      if (late) throw new RelayError(504, 'relay_upstream_timeout', {}, '', 'upstream_timeout', true);
+      throw new RelayError(502, 'relay_upstream_failed', { reason: 'the upstream cut its answer short' }, '', 'upstream_error', true);
+    }
+    // Part of the answer went out: the caller sees it cut; the prompt is charged.
+    res.destroy(err as Error);
+    const u = emptyUsage();
+    u.prompt_tokens = ctx.prompt();
+    return { usage: u, firstTokenMs: 0, extra: { answer_interrupted: true } };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  res.end();
+  const usage = usageFromTail(a.adapter.format, Buffer.from(tail, 'latin1').toString('utf8'));
+  return { usage: usage ?? estimateUsage(ctx, {}), firstTokenMs: 0, extra: { passed_through: true } };
+}
+
+const TAIL = 64 * 1024;
+
+/** The usage object at the end of an answer's text (`"usage"` or Gemini's `"usageMetadata"`). */
+function usageFromTail(format: WireFormat, tail: string): UsageCounts | null {
+  const key = format === 'gemini' ? '"usageMetadata"' : '"usage"';
+  const at = tail.lastIndexOf(key);
+  if (at < 0) return null;
+  const open = tail.indexOf('{', at + key.length);
+  if (open < 0) return null;
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < tail.length; i++) {
+    const c = tail[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      try {
+        const value = JSON.parse(tail.slice(open, i + 1)) as JsonObject;
+        return usageOf(format, (format === 'gemini' ? { usageMetadata: value } : { usage: value }) as unknown as JsonObject);
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
 }
 
 /** A non-stream request answered with an event stream (Dify agent apps): folded into one answer. */
