@@ -60,9 +60,12 @@ export function AppRoutes() {
             <Route path="personal" element={<PersonalSettingsPage />} />
             <Route path="playground" element={<PlaygroundPage />} />
             <Route path="user" element={<UsersPage />} />
+            <Route path="user/edit/:id" element={<UsersPage />} />
             <Route path="setting" element={<SettingsPage />} />
             <Route path="audit" element={<AuditPage />} />
             <Route path="channel" element={<ChannelsPage />} />
+            <Route path="channel/add" element={<ChannelsPage />} />
+            <Route path="channel/edit/:id" element={<ChannelsPage />} />
             <Route path="token" element={<TokensPage />} />
             <Route path="redemption" element={<RedemptionsPage />} />
             <Route path="topup" element={<WalletPage />} />

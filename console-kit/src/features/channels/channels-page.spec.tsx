@@ -289,6 +289,15 @@ describe('row menu', { timeout: 30_000 }, () => {
   });
 });
 
+describe('channel deep links', { timeout: 60_000 }, () => {
+  it('opens the create drawer at /channel/add', async () => {
+    signInAs(10);
+    installFakeServer({ ...base, 'GET /api/channel/': () => page([]) });
+    renderInConsole(<ChannelsPage />, { path: '/channel/add', route: '/channel/add' });
+    expect(await screen.findByRole('form', { name: 'Create a channel' })).toBeTruthy();
+  });
+});
+
 describe('channel drawer', { timeout: 60_000 }, () => {
   it('validates, warns on /v1, fetches models for an unsaved channel and creates it', async () => {
     signInAs(10);

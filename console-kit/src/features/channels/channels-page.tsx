@@ -35,6 +35,7 @@ import { ListPagination, usePaging } from '../../components/list-page';
 import { useConsoleStorage, useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
+import { useDeepLink } from '../../components/deep-link';
 import { ChannelDrawer } from './channel-drawer';
 import {
   BatchTagDialog,
@@ -128,7 +129,11 @@ function ChannelsAdmin({ t }: { t: Translate }) {
   const [filters, setFilters] = useState(draft);
   const [selected, setSelected] = useState<number[]>([]);
   const [expanded, setExpanded] = useState<string[]>([]);
-  const [drawer, setDrawer] = useState<{ open: boolean; id: number | null }>({ open: false, id: null });
+  // /channel/add and /channel/edit/:id open the drawer straight away.
+  const link = useDeepLink('/channel');
+  const [drawer, setDrawer] = useState<{ open: boolean; id: number | null }>(() =>
+    link.adding || link.editId !== null ? { open: true, id: link.editId } : { open: false, id: null },
+  );
   const [testing, setTesting] = useState<Channel | null>(null);
   const [copying, setCopying] = useState<Channel | null>(null);
   const [upstream, setUpstream] = useState<Channel | null>(null);
@@ -471,7 +476,10 @@ function ChannelsAdmin({ t }: { t: Translate }) {
       <ChannelDrawer
         open={drawer.open}
         channelId={drawer.id}
-        onClose={() => setDrawer({ open: false, id: null })}
+        onClose={() => {
+          setDrawer({ open: false, id: null });
+          link.close();
+        }}
       />
       <TestModelDialog channel={testing} onClose={() => setTesting(null)} />
       <CopyChannelDialog channel={copying} onClose={() => setCopying(null)} />

@@ -269,6 +269,18 @@ describe('UsersPage', { timeout: 20_000 }, () => {
     });
   });
 
+  it('opens the edit drawer of the user named by /user/edit/:id', async () => {
+    signInAs(100);
+    installFakeServer({
+      'GET /api/status': () => envelope(status),
+      'GET /api/group/': () => envelope(['default', 'vip']),
+      'GET /api/user/': () => page([makeUser(11)]),
+      'GET /api/user/11': () => envelope(makeUser(11, { github_id: 'gh-deep' })),
+    });
+    renderInConsole(<UsersPage />, { path: '/user/edit/11', route: '/user/edit/:id' });
+    expect(await screen.findByText('gh-deep')).toBeTruthy();
+  });
+
   it('tells an ordinary user the page is for admins', async () => {
     signInAs(1);
     installFakeServer({});

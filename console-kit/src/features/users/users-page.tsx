@@ -25,6 +25,7 @@ import {
   ListTable,
   usePaging,
 } from '../../components/list-page';
+import { useDeepLink } from '../../components/deep-link';
 import { EditUserDrawer } from './edit-user-drawer';
 import { quotaText, useQuotaDisplay, type QuotaDisplay } from './quota-text';
 import { CONFIRMED_ACTIONS, isDeregistered, roleName, rowActions, statusName } from './user-rules';
@@ -71,7 +72,9 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
   const [manageUser, { isLoading: managing }] = useManageUserMutation();
   const [pending, setPending] = useState<{ user: AdminUser; action: ManageAction } | null>(null);
   const [adding, setAdding] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
+  // /user/edit/:id opens that user's drawer straight away.
+  const link = useDeepLink('/user');
+  const [editingId, setEditingId] = useState<number | null>(link.editId);
 
   const search = () => {
     setPage(1);
@@ -145,7 +148,13 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
       </ListPageLayout>
 
       <AddUserDrawer open={adding} onClose={() => setAdding(false)} />
-      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} />
+      <EditUserDrawer
+        userId={editingId}
+        onClose={() => {
+          setEditingId(null);
+          link.close();
+        }}
+      />
       <ConfirmDialog
         open={pending !== null}
         title={t('actions.confirmTitle')}
