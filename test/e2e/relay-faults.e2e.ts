@@ -291,7 +291,12 @@ describe('relay under upstream faults', () => {
     // Buffering a 40 MB answer costs several times its size; passed through it costs next to nothing.
     expect((peak - base) / 1024 / 1024).toBeLessThan(80);
     await settle(t);
-    expect(await lastLog()).toMatchObject({ type: 2, prompt_tokens: 12, completion_tokens: 3, channel_id: ids.openai });
+    expect(await lastLog()).toMatchObject({
+      type: 2,
+      prompt_tokens: 12,
+      completion_tokens: 3,
+      channel_id: ids.openai,
+    });
   });
 
   it('a client that trickles its request body is cut off after CLIENT_BODY_TIMEOUT', async () => {

@@ -44,7 +44,9 @@ export class FaultUpstream {
 
   /** Builds the ~40 MB answer of `fault:big` now (so that building it is not counted with serving it). */
   prepareBig(): void {
-    this.big ??= Buffer.from(JSON.stringify(answer('openai', 'gpt-4o-2024-08-06', 'x'.repeat(40 * 1024 * 1024))));
+    this.big ??= Buffer.from(
+      JSON.stringify(answer('openai', 'gpt-4o-2024-08-06', 'x'.repeat(40 * 1024 * 1024))),
+    );
   }
 
   count(fault: string): number {

@@ -19,7 +19,13 @@ import { waitDrain, writeJson, writeText } from './write';
 /** Complete answers larger than this that need no conversion go out as they arrive, not buffered. */
 const PASS_THROUGH_OVER = 1024 * 1024;
 
-export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, deadlineAt: number): Promise<Outcome> {
+export async function relayJson(
+  ctx: RelayContext,
+  a: Attempt,
+  up: UpstreamResponse,
+  res: ServerResponse,
+  deadlineAt: number,
+): Promise<Outcome> {
   const declared = Number(up.headers['content-length'] ?? -1);
   if (declared > PASS_THROUGH_OVER && passable(ctx, a)) return relayLarge(ctx, a, up, res, deadlineAt);
   const text = await readAnswer(up, deadlineAt);
@@ -27,7 +33,14 @@ export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamRespo
   try {
     json = JSON.parse(text) as JsonObject;
   } catch {
-    throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid JSON from upstream' }, '', null, true);
+    throw new RelayError(
+      502,
+      'relay_upstream_failed',
+      { reason: 'invalid JSON from upstream' },
+      '',
+      null,
+      true,
+    );
   }
   // An error sent with status 200 is an error: nothing is answered or charged, another channel may serve.
   const failure = errorIn200(a.adapter.format, json);
@@ -35,8 +48,12 @@ export async function relayJson(ctx: RelayContext, a: Attempt, up: UpstreamRespo
   const parsed = json;
   if (a.adapter.convertResponse) json = a.adapter.convertResponse(json, a.areq);
   const out = toClientFormat(ctx, a, json);
-  const reported = usageOf(a.adapter.format === 'openai' && a.areq.mode.startsWith('responses') ? 'responses' : a.adapter.format, json);
-  const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
+  const reported = usageOf(
+    a.adapter.format === 'openai' && a.areq.mode.startsWith('responses') ? 'responses' : a.adapter.format,
+    json,
+  );
+  const usage =
+    reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
   // An answer that needs no change (same format, same model name) goes out as the upstream's bytes.
   const untouched = json === parsed && (out === json || (out.model === json.model && sameShape(out, json)));
   if (untouched) writeText(res, 200, text);
@@ -56,14 +73,23 @@ function passable(ctx: RelayContext, a: Attempt): boolean {
  * model name is set to the caller's in the first bytes, the usage is read from the last ones (every
  * format puts it at the end of the object).
  */
-async function relayLarge(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, deadlineAt: number): Promise<Outcome> {
+async function relayLarge(
+  ctx: RelayContext,
+  a: Attempt,
+  up: UpstreamResponse,
+  res: ServerResponse,
+  deadlineAt: number,
+): Promise<Outcome> {
   let timer: NodeJS.Timeout | null = null;
   let late = false;
   if (deadlineAt > 0)
-    timer = setTimeout(() => {
-      late = true;
-      up.body.destroy();
-    }, Math.max(0, deadlineAt - Date.now()));
+    timer = setTimeout(
+      () => {
+        late = true;
+        up.body.destroy();
+      },
+      Math.max(0, deadlineAt - Date.now()),
+    );
   let head = true;
   let tail = '';
   let started = false;
@@ -72,7 +98,10 @@ async function relayLarge(ctx: RelayContext, a: Attempt, up: UpstreamResponse, r
       let piece = (chunk as Buffer).toString('latin1');
       if (head) {
         head = false;
-        piece = piece.replace(/("model"\s*:\s*)"(?:[^"\\]|\\.)*"/, (_m, k: string) => k + Buffer.from(JSON.stringify(ctx.model), 'utf8').toString('latin1'));
+        piece = piece.replace(
+          /("model"\s*:\s*)"(?:[^"\\]|\\.)*"/,
+          (_m, k: string) => k + Buffer.from(JSON.stringify(ctx.model), 'utf8').toString('latin1'),
+        );
         res.statusCode = 200;
         res.setHeader('content-type', String(up.headers['content-type'] ?? 'application/json'));
         started = true;
@@ -83,7 +112,14 @@ async function relayLarge(ctx: RelayContext, a: Attempt, up: UpstreamResponse, r
   } catch (err) {
     if (!started) {
       if (late) throw new RelayError(504, 'relay_upstream_timeout', {}, '', 'upstream_timeout', true);
-      throw new RelayError(502, 'relay_upstream_failed', { reason: 'the upstream cut its answer short' }, '', 'upstream_error', true);
+      throw new RelayError(
+        502,
+        'relay_upstream_failed',
+        { reason: 'the upstream cut its answer short' },
+        '',
+        'upstream_error',
+        true,
+      );
     }
     // Part of the answer went out: the caller sees it cut; the prompt is charged.
     res.destroy(err as Error);
@@ -119,7 +155,10 @@ function usageFromTail(format: WireFormat, tail: string): UsageCounts | null {
     else if (c === '}' && --depth === 0) {
       try {
         const value = JSON.parse(tail.slice(open, i + 1)) as JsonObject;
-        return usageOf(format, (format === 'gemini' ? { usageMetadata: value } : { usage: value }) as unknown as JsonObject);
+        return usageOf(
+          format,
+          (format === 'gemini' ? { usageMetadata: value } : { usage: value }) as unknown as JsonObject,
+        );
       } catch {
         return null;
       }
@@ -129,19 +168,30 @@ function usageFromTail(format: WireFormat, tail: string): UsageCounts | null {
 }
 
 /** A non-stream request answered with an event stream (Dify agent apps): folded into one answer. */
-export async function relayAggregated(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse): Promise<Outcome> {
+export async function relayAggregated(
+  ctx: RelayContext,
+  a: Attempt,
+  up: UpstreamResponse,
+  res: ServerResponse,
+): Promise<Outcome> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of up.body) chunks.push(chunk);
   const json = aggregateStream(a.adapter, a.areq, chunks);
   const out = toClientFormat(ctx, a, json);
   const reported = usageOf(a.adapter.format, json);
-  const usage = reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
+  const usage =
+    reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
   writeJson(res, 200, out);
   return { usage, firstTokenMs: 0, extra: {} };
 }
 
 /** Speech audio and plain-text transcripts: piped with backpressure; billed by input text or transcript tokens. */
-export async function relayBinary(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse): Promise<Outcome> {
+export async function relayBinary(
+  ctx: RelayContext,
+  a: Attempt,
+  up: UpstreamResponse,
+  res: ServerResponse,
+): Promise<Outcome> {
   res.statusCode = 200;
   const ct = up.headers['content-type'];
   if (ct) res.setHeader('content-type', ct);
@@ -153,7 +203,10 @@ export async function relayBinary(ctx: RelayContext, a: Attempt, up: UpstreamRes
   }
   res.end();
   const u = emptyUsage();
-  u.prompt_tokens = ctx.req.mode === 'speech' ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '') : ctx.prompt();
+  u.prompt_tokens =
+    ctx.req.mode === 'speech'
+      ? textTokens(typeof ctx.req.body?.input === 'string' ? ctx.req.body.input : '')
+      : ctx.prompt();
   u.completion_tokens = ctx.req.mode === 'speech' ? 0 : textTokens(text);
   return { usage: u, firstTokenMs: 0, extra: {} };
 }
@@ -166,7 +219,11 @@ export function errorIn200(format: WireFormat, json: JsonObject): number {
   const err = json.error;
   if (!err || typeof err !== 'object' || Array.isArray(err)) return 0;
   if (format === 'anthropic' && json.type !== 'error') return 0;
-  if ((format === 'openai' || format === 'responses') && ('choices' in json || 'output' in json || 'data' in json)) return 0;
+  if (
+    (format === 'openai' || format === 'responses') &&
+    ('choices' in json || 'output' in json || 'data' in json)
+  )
+    return 0;
   if (format === 'gemini' && 'candidates' in json) return 0;
   const e = err as JsonObject;
   const code = typeof e.code === 'number' ? e.code : typeof e.status === 'number' ? e.status : 0;
@@ -177,9 +234,11 @@ export function errorIn200(format: WireFormat, json: JsonObject): number {
 /** Converts a complete answer from the channel's format to the caller's. */
 function toClientFormat(ctx: RelayContext, a: Attempt, json: JsonObject): JsonObject {
   const from = a.adapter.format;
-  if (ctx.req.mode === 'embeddings') return embeddingsAnswerFor(from, ctx.req.format, json, ctx.req.body ?? {}, ctx.model, () => ctx.prompt());
+  if (ctx.req.mode === 'embeddings')
+    return embeddingsAnswerFor(from, ctx.req.format, json, ctx.req.body ?? {}, ctx.model, () => ctx.prompt());
   if (ctx.req.mode !== 'chat' && ctx.req.mode !== 'responses') return json;
-  if (sameFormat(ctx, a.adapter)) return from === 'openai' || from === 'responses' ? { ...json, model: ctx.model } : json;
+  if (sameFormat(ctx, a.adapter))
+    return from === 'openai' || from === 'responses' ? { ...json, model: ctx.model } : json;
   return fromHubResponse(ctx.req.format, toHubResponse(from, json, ctx.model), ctx.model);
 }
 
