@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import WebSocket from 'ws';
 import { mockCount } from '../mocks/anthropic';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
@@ -807,6 +808,78 @@ describe('coding agents on every channel format', () => {
       } finally {
         await putOption(root, 'CacheCreation1hRatio', '{}');
       }
+    });
+  });
+
+  describe('the Responses API over a WebSocket', () => {
+    const open = (headers: Record<string, string>) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/v1/responses`, { headers });
+        ws.once('open', () => resolve(ws));
+        ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+        ws.once('error', reject);
+      });
+    /** Sends one response.create and collects its events up to the terminal one. */
+    const turn = (ws: WebSocket, body: Record<string, unknown>) =>
+      new Promise<Array<Record<string, unknown>>>((resolve) => {
+        const events: Array<Record<string, unknown>> = [];
+        const onMessage = (data: WebSocket.RawData) => {
+          const e = JSON.parse((data as Buffer).toString('utf8')) as Record<string, unknown>;
+          events.push(e);
+          if (e.type === 'response.completed' || e.type === 'error' || e.type === 'response.failed') {
+            ws.off('message', onMessage);
+            resolve(events);
+          }
+        };
+        ws.on('message', onMessage);
+        ws.send(JSON.stringify({ type: 'response.create', ...body }));
+      });
+
+    it('streams each response.create as events on every channel format, billed like HTTP', async () => {
+      const ws = await open({ authorization: `Bearer ${key}`, session_id: 'ws-session-1' });
+      try {
+        for (const model of ['agent-openai', 'agent-claude', 'agent-gemini']) {
+          const events = await turn(ws, { model, input: 'hi [[usage=20,5]]', store: false });
+          const text = events
+            .filter((e) => e.type === 'response.output_text.delta')
+            .map((e) => e.delta)
+            .join('');
+          expect(text).toBe(REPLY);
+          expect(events.at(-1)!.type).toBe('response.completed');
+          await settle(t);
+          expect(await lastLog()).toMatchObject({
+            type: 2,
+            model_name: model,
+            is_stream: true,
+            prompt_tokens: 20,
+            completion_tokens: 5,
+            quota: 30,
+          });
+        }
+        const refused = await turn(ws, {
+          model: 'agent-claude',
+          input: 'again',
+          previous_response_id: 'resp_1',
+        });
+        expect(refused.at(-1)).toMatchObject({
+          type: 'error',
+          status: 400,
+          error: { message: expect.stringContaining('previous_response_id') },
+        });
+        const bad = await new Promise<Record<string, unknown>>((resolve) => {
+          ws.once('message', (d) =>
+            resolve(JSON.parse((d as Buffer).toString('utf8')) as Record<string, unknown>),
+          );
+          ws.send(JSON.stringify({ type: 'session.update' }));
+        });
+        expect(bad).toMatchObject({ type: 'error', status: 400 });
+      } finally {
+        ws.close();
+      }
+    });
+
+    it('refuses the upgrade without a valid key', async () => {
+      await expect(open({ authorization: 'Bearer sk-not-a-key' })).rejects.toThrow('HTTP 401');
     });
   });
 });

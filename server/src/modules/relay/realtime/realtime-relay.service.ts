@@ -55,6 +55,7 @@ import {
   relayCloseCode,
   sessionRequestId,
 } from './realtime-protocol';
+import { RESPONSES_SOCKET_PATH, ResponsesSocket } from './responses-socket';
 
 const MAX_ERROR_BODY = 64 * 1024;
 /** How long a session closed by the gateway may take to finish its closing handshakes. */
@@ -85,6 +86,17 @@ export class RealtimeRelay implements OnModuleDestroy {
   readonly idleSeconds: number;
   private server: Server | null = null;
   private closing = false;
+  /** `/v1/responses` upgrades: the Responses API over a WebSocket, served by the HTTP relay. */
+  private readonly responses = new ResponsesSocket(
+    async (req) => {
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      if (!isWebSocketHandshake(req)) throw relayFail(400, 'relay_bad_body', { reason: 'not a WebSocket handshake' });
+      const ip = proxyAddr(req, this.trust);
+      await this.admission.caller(realtimeKey(req.headers, query), ip);
+      return ip;
+    },
+    () => this.server,
+  );
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -128,6 +140,7 @@ export class RealtimeRelay implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
     this.server?.off('upgrade', this.onUpgrade);
+    this.responses.close();
     const open = [...this.sessions];
     await Promise.all(open.map((s) => s.shutdown(1001, 'server shutting down')));
     await Promise.all(open.map((s) => s.billed()));
@@ -142,6 +155,14 @@ export class RealtimeRelay implements OnModuleDestroy {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '');
+    if (path === RESPONSES_SOCKET_PATH) {
+      socket.on('error', noop);
+      this.responses.upgrade(req, socket, head).catch((err: Error) => {
+        this.logger.error(`responses socket failed to open: ${err.stack ?? err.message}`);
+        if (!socket.destroyed) socket.destroy();
+      });
+      return;
+    }
     if (path !== REALTIME_PATH) {
       // Node hands every Upgrade request to the 'upgrade' listeners: when this is the only one,
       // answer instead of leaving the socket open.
