@@ -123,6 +123,28 @@ describe('channel affinity', () => {
     }
   });
 
+  it('follows an operator rule by path and header', async () => {
+    await putOption(
+      root,
+      'channel_affinity.rules',
+      JSON.stringify([{ path: '/v1/chat/', header: 'x-thread' }]),
+    );
+    try {
+      for (let i = 0; i < 5; i++)
+        await openai({ 'x-thread': 'thread-path-1' }).chat.completions.create({
+          model: MODEL,
+          messages: [{ role: 'user', content: 'x' }],
+        });
+      expect(distinct(await servedBy(5))).toBe(1);
+      // Another path: the rule does not apply (and nothing else names a session).
+      for (let i = 0; i < 15; i++)
+        await openai({ 'x-thread': 'thread-path-1' }).responses.create({ model: MODEL, input: 'x' });
+      expect(distinct(await servedBy(15))).toBeGreaterThan(1);
+    } finally {
+      await putOption(root, 'channel_affinity.rules', '[]');
+    }
+  });
+
   it('moves a session off a failing channel, then off a disabled one, and keeps to the new one', async () => {
     const session = 'failover-session';
     const ask = (content = 'x') =>

@@ -138,7 +138,7 @@ const affinityRules = (v: unknown): OptionProblem | null =>
     (r) =>
       isPlainObject(r) &&
       (typeof r.header === 'string' || typeof r.json === 'string') &&
-      ['model', 'format', 'mode', 'header', 'json'].every((k) => r[k] === undefined || typeof r[k] === 'string'),
+      ['model', 'format', 'mode', 'path', 'header', 'json'].every((k) => r[k] === undefined || typeof r[k] === 'string'),
   )
     ? null
     : problem('expected a JSON list of rules like {"model": "^claude-", "header": "x-session"} or {"json": "metadata.session"}');

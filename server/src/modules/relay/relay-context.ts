@@ -26,6 +26,8 @@ export interface InboundRequest {
   userAgent: string;
   /** The client's request headers (a few are forwarded to an upstream of the same format). */
   headers?: IncomingHttpHeaders;
+  /** The request path (`/v1/messages`, `/v1beta/models/m:generateContent`...), without the query. */
+  path?: string;
   /** The last channel an attempt went to (set by relay.service; metrics label the answer with it). */
   channelId?: number;
 }

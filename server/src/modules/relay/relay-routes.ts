@@ -59,6 +59,8 @@ export interface RelayCall {
   headers: IncomingHttpHeaders;
   ip: string;
   id: string;
+  /** The request path, without the query. */
+  path: string;
   /** The body, read on demand: only once the caller is known (413 when over RELAY_BODY_LIMIT). */
   body(): Promise<Buffer>;
 }
@@ -141,6 +143,7 @@ export class RelayRoutes {
       headers: raw.headers,
       ip,
       id,
+      path: q >= 0 ? url.slice(0, q) : url,
       body,
     };
   }
@@ -230,6 +233,7 @@ export class RelayRoutes {
       lang: pickLang(call.headers['accept-language']),
       userAgent: String(call.headers['user-agent'] ?? ''),
       headers: call.headers,
+      path: call.path,
       channelId: 0,
     };
   }

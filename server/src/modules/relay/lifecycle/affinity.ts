@@ -3,7 +3,7 @@
  * session before, for `channel_affinity.ttl_seconds`, so the provider's prompt cache keeps hitting.
  *
  * A session is named, in this order, by an operator rule (`channel_affinity.rules`: the first rule whose
- * `model` pattern, `format` and `mode` match and whose `header` or `json` path holds a value), the
+ * `model` pattern, `format`, `mode` and `path` prefix match and whose `header` or `json` path holds a value), the
  * body's `prompt_cache_key` (OpenAI chat and Responses), one of the headers of
  * `channel_affinity.headers` (Codex's `session_id`...), or Anthropic's `metadata.user_id` (Claude Code
  * puts its session id there). The session is scoped to the user, group and model: two users never share
@@ -37,6 +37,8 @@ interface AffinityRule {
   /** Caller's wire format (openai, anthropic, gemini, responses) and relay mode (chat, responses...). */
   format?: string;
   mode?: string;
+  /** The request path must start with this (`/v1/messages`, `/v1beta/models/`...). */
+  path?: string;
   /** The header holding the session id... */
   header?: string;
   /** ...or a dot path into the JSON body (`metadata.session`). */
@@ -137,6 +139,7 @@ export class ChannelAffinity {
       if (!rule || typeof rule !== 'object') continue;
       if (rule.format && rule.format !== req.format) continue;
       if (rule.mode && rule.mode !== req.mode) continue;
+      if (rule.path && !(req.path ?? '').startsWith(rule.path)) continue;
       if (rule.model && !safeTest(rule.model, ctx.model)) continue;
       const value = rule.header ? header(rule.header) : rule.json ? jsonPath(body, rule.json) : null;
       if (value) return `rule:${value}`;
