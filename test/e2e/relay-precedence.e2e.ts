@@ -4,6 +4,7 @@
  * same 401/403 whatever the body, in its own wire format. Matrix: every inbound format × key state ×
  * body state, and the realtime upgrade × key state.
  */
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { CacheBus } from '../../server/src/common/cache-bus';
 import { Token } from '../../server/src/database/entities';
@@ -202,6 +203,41 @@ describe('relay error precedence', () => {
       } finally {
         await setQuota(t, userId, 10_000_000);
       }
+    });
+  });
+
+  describe('before the body is read', () => {
+    /** Sends the head of a request whose body is declared `length` bytes and 1 KB of it; returns the first answer line. */
+    const headOnly = (headers: string, length: number) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = new URL(t.url);
+        const socket = connect(Number(port), '127.0.0.1');
+        let got = '';
+        socket.on('data', (d) => {
+          got += d.toString();
+          if (got.includes('\r\n')) {
+            socket.destroy();
+            resolve(got.split('\r\n')[0]);
+          }
+        });
+        socket.on('error', reject);
+        socket.write(
+          `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}Content-Length: ${length}\r\n\r\n`,
+        );
+        socket.write('{"model":"gpt-4o","messages":[' + ' '.repeat(1024));
+      });
+
+    it('a body declared over 64 MB is refused at once, without waiting for it', async () => {
+      expect(await headOnly(`Authorization: Bearer ${keys.good}\r\n`, 100 * 1024 * 1024)).toBe(
+        'HTTP/1.1 413 Payload Too Large',
+      );
+    });
+
+    it('a caller without a key is refused from its headers while its large body is still on the way', async () => {
+      expect(await headOnly('', 60 * 1024 * 1024)).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await headOnly('Authorization: Bearer sk-wrong-key-000000000000\r\n', 60 * 1024 * 1024)).toBe(
+        'HTTP/1.1 401 Unauthorized',
+      );
     });
   });
 
