@@ -582,6 +582,33 @@ describe('coding agents on every channel format', () => {
       expect(await gemini.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
       expect(mock.requests).toHaveLength(0);
     });
+
+    it('refuses several choices or log probabilities an Anthropic channel cannot give', async () => {
+      mock.reset();
+      for (const [extra, field] of [
+        [{ n: 2 }, 'n (several choices)'],
+        [{ logprobs: true }, 'logprobs'],
+      ] as const) {
+        const res = await post('/v1/chat/completions', {
+          model: 'agent-claude',
+          messages: [{ role: 'user', content: 'hi' }],
+          ...extra,
+        });
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { error: { message: string } }).error.message).toContain(field);
+      }
+      expect(mock.requests).toHaveLength(0);
+      // The same fields reach an OpenAI channel untouched.
+      expect(
+        (
+          await post('/v1/chat/completions', {
+            model: 'agent-openai',
+            messages: [{ role: 'user', content: 'hi' }],
+            n: 2,
+          })
+        ).status,
+      ).toBe(200);
+    });
   });
 
   describe('client headers for an upstream of the same format', () => {

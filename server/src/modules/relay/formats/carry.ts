@@ -35,6 +35,13 @@ export function uncarriedField(from: WireFormat, to: WireFormat, body: JsonObjec
       from === 'responses' ? asObject(asObject(body.text).format) : asObject(body.response_format);
     if (format.type === 'json_object')
       return from === 'responses' ? 'text.format (json_object)' : 'response_format (json_object)';
+    // One answer per call, no token log probabilities.
+    if (from === 'openai' && typeof body.n === 'number' && body.n > 1) return 'n (several choices)';
+    if (from === 'openai' && body.logprobs === true) return 'logprobs';
+    if (from === 'gemini') {
+      const count = asObject(body.generationConfig).candidateCount;
+      if (typeof count === 'number' && count > 1) return 'generationConfig.candidateCount';
+    }
     if (from === 'gemini') {
       const config = asObject(body.generationConfig ?? body.generation_config);
       const mime = config.responseMimeType ?? config.response_mime_type;
