@@ -202,8 +202,19 @@ describe('pricing and group lists', () => {
     expect(byType['1']).toContain('gpt-4o');
     expect(Object.values(byType).every((list) => Array.isArray(list))).toBe(true);
 
+    // The models the user can call: unpriced-x has no price, so the relay would refuse it (as /api/pricing
+    // leaves it out), unless the site runs in self-use mode.
     const models = (await user.get('/api/user/models').expect(200)).body.data;
-    expect(models).toEqual(['alpha-model', 'claude-x', 'gpt-3.5-turbo', 'gpt-4o', 'unpriced-x', 'zeta-draw']);
+    expect(models).toEqual(['alpha-model', 'claude-x', 'gpt-3.5-turbo', 'gpt-4o', 'zeta-draw']);
+    expect(names(await as(user)).filter((name) => !['gpt-3.5-turbo'].includes(name))).toEqual(
+      expect.arrayContaining(models.filter((name: string) => name !== 'gpt-3.5-turbo')),
+    );
+    await putOption(root, 'SelfUseModeEnabled', true);
+    try {
+      expect((await user.get('/api/user/models').expect(200)).body.data).toContain('unpriced-x');
+    } finally {
+      await putOption(root, 'SelfUseModeEnabled', false);
+    }
     expect((await user.get('/api/user/models?group=vip').expect(200)).body.data).toEqual([
       'gpt-3.5-turbo',
       'gpt-4o',

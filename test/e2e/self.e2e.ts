@@ -383,6 +383,13 @@ describe('personal settings (/api/user/self and friends)', () => {
       for (const [group, model, channel_id, enabled] of rows) {
         await abilities.insert({ group, model, channel_id, enabled, priority: 0, weight: 0, tag: null });
       }
+      // Priced, so the relay (and with it the model list) serves them.
+      const options = (await root.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
+      const ratios = JSON.parse(options.find((o) => o.key === 'ModelRatio')?.value ?? '{}') as Record<
+        string,
+        number
+      >;
+      await setOption('ModelRatio', JSON.stringify({ ...ratios, 'svip-only': 1, 'pooled-model': 1 }));
     });
     afterEach(async () => {
       await setOption('UserUsableGroups', JSON.stringify({ default: '默认分组', vip: 'vip分组' }));

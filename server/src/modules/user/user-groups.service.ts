@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { fail } from '../../common/app-error';
 import { Ability } from '../../database/entities';
+import { priceOf, priceTablesFrom } from '../billing/pricing';
 import { OptionService } from '../option/option.service';
+import { UserCacheService } from './user-cache.service';
 
 export interface GroupInfo {
   ratio: number | null;
@@ -16,6 +18,7 @@ export class UserGroupsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly options: OptionService,
+    private readonly cache: UserCacheService,
   ) {}
 
   /** The groups in GroupRatio (the admin's group list). */
@@ -58,5 +61,18 @@ export class UserGroupsService {
       .andWhere('a.enabled = :enabled', { enabled: true })
       .getRawMany<{ model: string }>();
     return rows.map((r) => r.model).sort();
+  }
+
+  /**
+   * The models a user can actually call: those of {@link models} the relay can price (its own
+   * lookup), or all of them in self-use mode or for a user who accepts unpriced models. The pricing
+   * page, the playground and the personal page then list the same models.
+   */
+  async callableModels(user: { id: number; group: string }, only?: string): Promise<string[]> {
+    const models = await this.models(user.group, only);
+    if (this.options.bool('SelfUseModeEnabled')) return models;
+    if ((await this.cache.get(user.id))?.acceptUnsetModel) return models;
+    const tables = priceTablesFrom(this.options);
+    return models.filter((model) => priceOf(tables, model, user.group, user.group) !== null);
   }
 }

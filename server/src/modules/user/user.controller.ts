@@ -110,9 +110,11 @@ export class UserController {
 
   @Get('models')
   @UserOnly()
-  @ApiOperation({ summary: 'Model names the user can call (optionally in one group)' })
+  @ApiOperation({
+    summary: 'Model names the user can call, priced as the relay prices them (optionally in one group)',
+  })
   models(@CurrentUser() me: AuthUser, @Query('group') group?: string) {
-    return this.groups.models(me.group, group || undefined);
+    return this.groups.callableModels(me, group || undefined);
   }
 
   // ---- admin ----
