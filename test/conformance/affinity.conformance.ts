@@ -43,7 +43,7 @@ describe('channel affinity', () => {
   let key: string;
 
   beforeAll(async () => {
-    ({ mock, t, root, channels, key } = await world());
+    ({ mock, t, root, channels, key } = await world({ METRICS_ENABLED: 'true' }));
   });
 
   afterAll(async () => {
@@ -178,6 +178,18 @@ describe('channel affinity', () => {
       await updateChannel(t, moved[0], { status: 1 });
       await updateChannel(t, first, { status: 1 });
     }
+  });
+
+  it('counts its decisions in the metrics (hits, new sessions, moves)', async () => {
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const count = (result: string) =>
+      Number(
+        new RegExp(`gatehouse_relay_channel_affinity_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ??
+          -1,
+      );
+    expect(count('hit')).toBeGreaterThan(10);
+    expect(count('new')).toBeGreaterThan(10);
+    expect(count('moved')).toBeGreaterThan(0);
   });
 
   it("shows the prompt cache's hit tokens on each call's log", async () => {
