@@ -147,3 +147,22 @@ describe('small rules', () => {
     expect(addCustomModels(['a'], 'b, a,\nc, b')).toEqual({ models: ['a', 'b', 'c'], duplicates: ['a'] });
   });
 });
+
+describe('Midjourney channel defaults', () => {
+  it('start with every action the server routes, under its names', () => {
+    expect(typeRules(2).defaultModels).toEqual([
+      'mj_imagine',
+      'mj_variation',
+      'mj_reroll',
+      'mj_blend',
+      'mj_modal',
+      'mj_zoom',
+      'mj_shorten',
+      'mj_pan',
+      'mj_describe',
+      'mj_upscale',
+      'mj_upload',
+      'swap_face',
+    ]);
+  });
+});

@@ -120,14 +120,20 @@ export const VOLCENGINE_REGIONS = [
   'https://ark.cn-beijing.volces.com',
   'https://ark.ap-southeast.bytepluses.com',
 ];
+/** The models a Midjourney channel starts with: every action the server routes and bills (its names). */
 export const MIDJOURNEY_MODELS = [
   'mj_imagine',
   'mj_variation',
   'mj_reroll',
   'mj_blend',
-  'mj_upscale',
+  'mj_modal',
+  'mj_zoom',
+  'mj_shorten',
+  'mj_pan',
   'mj_describe',
-  'mj_uploads',
+  'mj_upscale',
+  'mj_upload',
+  'swap_face',
 ] as const;
 export const SUNO_MODELS = ['suno_music', 'suno_lyrics'] as const;
 export const AZURE_DEFAULT_VERSION = '2025-04-01-preview';
