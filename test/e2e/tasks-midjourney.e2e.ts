@@ -249,8 +249,11 @@ describe('Midjourney-proxy relay', () => {
       fail_reason: 'Job action restricted',
       quota: 0,
     });
-    await settle(t);
-    expect(await quotaOf(t, alice.userId!)).toBe(before);
+    // The refund is queued just after the row turns FAILURE: wait for it to be written.
+    await waitFor('the refund', async () => {
+      await settle(t);
+      return (await quotaOf(t, alice.userId!)) === before ? true : null;
+    });
     expect((await usage(alice.userId!)).used).toBe(used.used);
     const log = (await logsOf(t, alice.userId!)).at(-1)!;
     expect(log).toMatchObject({ type: 5, quota: 0, model_name: 'mj_imagine' });
