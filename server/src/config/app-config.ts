@@ -163,7 +163,8 @@ export function loadConfig(
     },
     turnstileVerifyUrl:
       dto.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
-    versionCheckRepo: dto.VERSION_CHECK_REPO ?? 'gatehouse-gateway/gatehouse',
+    // Off unless the operator names the repository whose releases to compare with.
+    versionCheckRepo: dto.VERSION_CHECK_REPO ?? '',
     allowPrivateOutbound: dto.ALLOW_PRIVATE_OUTBOUND === 'true',
     outboundCa: dto.OUTBOUND_CA_FILE ? readCaFile(resolvePath(cwd, dto.OUTBOUND_CA_FILE)) : null,
     taskPollIntervalMs: Math.round(

@@ -111,9 +111,16 @@ function VersionCheck() {
         </Typography>
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
-        <Button variant="outlined" onClick={() => void check()} disabled={checking}>
-          {t('version.check')}
-        </Button>
+        {repo ? (
+          <Button variant="outlined" onClick={() => void check()} disabled={checking}>
+            {t('version.check')}
+          </Button>
+        ) : (
+          // No repository configured: no button that can only fail.
+          <Typography variant="body2" color="text.secondary" data-testid="version-check-off">
+            {t('version.off')}
+          </Typography>
+        )}
       </CardActions>
       <Dialog open={release !== null} onClose={() => setRelease(null)} fullWidth maxWidth="md">
         <DialogTitle>{release ? t('version.available', { tag: release.tag_name }) : ''}</DialogTitle>

@@ -411,6 +411,7 @@ export const settingsLocales = {
       set: '设置价格',
     },
     version: {
+      off: '未配置更新检查（服务器环境变量 VERSION_CHECK_REPO）',
       title: '检查更新',
       current: '当前版本：{{version}}',
       unknown: '未知',
@@ -844,6 +845,7 @@ export const settingsLocales = {
       set: 'Set price',
     },
     version: {
+      off: 'Update check is off (server setting VERSION_CHECK_REPO)',
       title: 'Check for updates',
       current: 'Current version: {{version}}',
       unknown: 'unknown',

@@ -72,6 +72,9 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('tab', { name: 'Other' }));
     expect(await region('Notice')).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Other' }).getAttribute('aria-selected')).toBe('true');
+    // No repository configured for the update check: a quiet note instead of a button that can only fail.
+    expect((await screen.findByTestId('version-check-off')).textContent).toContain('Update check is off');
+    expect(screen.queryByRole('button', { name: 'Check for updates' })).toBeNull();
   });
 
   it('saves only the changed keys, toggles first, one call per key', async () => {
