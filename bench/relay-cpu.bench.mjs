@@ -10,6 +10,7 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
 // Needs `npm run build:server`.
 import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ const { loadConfig } = require(join(root, 'dist/server/src/config/app-config.js'
 const { RelayService } = require(join(root, 'dist/server/src/modules/relay/relay.service.js'));
 const { QuotaLedgerService } = require(join(root, 'dist/server/src/modules/billing/quota-ledger.service.js'));
 const { RelayRoutes } = require(join(root, 'dist/server/src/modules/relay/relay-routes.js'));
+const { RelayAdmission } = require(join(root, 'dist/server/src/modules/relay/lifecycle/admission.js'));
+const { UpstreamClient } = require(join(root, 'dist/server/src/modules/relay/upstream/upstream-client.js'));
 
 const N = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const modes = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
@@ -192,7 +195,8 @@ try {
     })
     .persist();
   const relay = app.get(RelayService);
-  relay.agent = mock; // the relay's upstream dispatcher
+  app.get(UpstreamClient).agent = mock; // the relay's upstream dispatcher
+  const caller = await app.get(RelayAdmission).caller(key, '127.0.0.1');
   const ledger = app.get(QuotaLedgerService);
 
   let seq = 0;
@@ -230,7 +234,8 @@ try {
           ...(stream ? { stream: true } : {}),
         }),
       );
-      const req = new EventEmitter();
+      // A readable request (its body waits until the route reads it, after the key is checked).
+      const req = Readable.from([body], { objectMode: false });
       req.method = 'POST';
       req.url = '/v1/chat/completions';
       req.headers = {
@@ -247,12 +252,10 @@ try {
         resolve();
       });
       if (!routes.tryRaw(req, res)) throw new Error('the raw route did not take the request');
-      req.emit('data', body);
-      req.emit('end');
     });
   const gateway = (stream) => async () => {
     const res = new MemoryResponse();
-    await relay.handle(inbound(stream), res);
+    await relay.handle(inbound(stream), res, caller);
     if (res.statusCode !== 200 || res.bytes === 0) bad.push(res.statusCode);
   };
   // The least a gateway does on the same stack: parse the body for the model, forward, read, write back.
