@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { envelope, installFakeServer, jsonResponse } from '../../test/fake-server';
 import { renderInConsole } from '../../test/render-in-console';
@@ -85,7 +85,10 @@ describe('PlaygroundPage', () => {
     renderInConsole(<PlaygroundPage />, { path: '/playground' });
     await screen.findByDisplayValue('gpt-4o-mini');
     await userEvent.click(screen.getByRole('combobox', { name: 'Group' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'vip (VIP)' }));
+    // The ratio tag is coloured by the spec's thresholds: ×2 is blue (above 1).
+    const vip = await screen.findByRole('option', { name: /^vip \(VIP\)/ });
+    expect(within(vip).getByText('×2').closest('.MuiChip-root')?.className).toContain('Primary');
+    await userEvent.click(vip);
     await screen.findByDisplayValue('o1');
     const maxTokens = screen.getByLabelText('Max tokens');
     await userEvent.clear(maxTokens);

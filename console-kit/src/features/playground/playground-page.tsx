@@ -21,6 +21,7 @@ import { renderMarkdown } from '../../format/safe-html';
 import { useConsoleRuntime } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { groupDescription } from '../../format/group-description';
+import { groupRatioColor } from '../../format/group-ratio';
 import type { ConsoleRuntime } from '../../provider/console-runtime';
 import { StorageKeys } from '../../provider/console-storage';
 import { useSession } from '../../provider/use-session';
@@ -186,9 +187,19 @@ export function PlaygroundPage() {
       >
         {groupNames.map((name) => {
           const desc = groupDescription(name, groups.data?.[name]?.desc, t);
+          const ratio = groups.data?.[name]?.ratio;
           return (
             <MenuItem key={name} value={name}>
               {desc ? t('groupOption', { group: name, desc }) : name}
+              {typeof ratio === 'number' && (
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color={groupRatioColor(ratio)}
+                  label={`×${ratio}`}
+                  sx={{ ml: 1 }}
+                />
+              )}
             </MenuItem>
           );
         })}

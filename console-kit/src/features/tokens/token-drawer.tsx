@@ -20,6 +20,7 @@ import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { groupDescription } from '../../format/group-description';
+import { groupRatioColor } from '../../format/group-ratio';
 import { useSystemStatus } from '../../provider/use-system-status';
 import {
   buildTokenPayload,
@@ -185,9 +186,19 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
                   ? t('drawer.autoGroup')
                   : choice.value === ''
                     ? choice.desc
-                    : `${choice.value}${choice.desc && choice.desc !== choice.value ? ` · ${groupDescription(choice.value, choice.desc, t)}` : ''}${
-                        choice.ratio !== null && choice.ratio !== undefined ? ` (×${choice.ratio})` : ''
-                      }`}
+                    : `${choice.value}${choice.desc && choice.desc !== choice.value ? ` · ${groupDescription(choice.value, choice.desc, t)}` : ''}`}
+                {choice.value !== 'auto' &&
+                  choice.value !== '' &&
+                  choice.ratio !== null &&
+                  Number.isFinite(Number(choice.ratio)) && (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      color={groupRatioColor(Number(choice.ratio))}
+                      label={`×${choice.ratio}`}
+                      sx={{ ml: 1 }}
+                    />
+                  )}
               </MenuItem>
             ))}
           </TextField>
