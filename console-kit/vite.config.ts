@@ -46,6 +46,7 @@ export default defineConfig({
         'drawing-log': src('features/drawing-log/index.ts'),
         'task-log': src('features/task-log/index.ts'),
         dashboard: src('features/dashboard/index.ts'),
+        reports: src('features/reports/index.ts'),
       },
       formats: ['es'],
     },
