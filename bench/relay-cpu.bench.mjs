@@ -138,6 +138,7 @@ try {
       DATA_DIR: dataDir,
       SQLITE_PATH: join(dataDir, 'bench.db'),
       SESSION_SECRET: 'relay-cpu-bench-session-secret-01234',
+      ALLOW_PRIVATE_OUTBOUND: 'true', // the mock upstream listens on 127.0.0.1
       LOG_LEVEL: 'error',
       NODE_ENV: 'production',
       BCRYPT_COST: '4',

@@ -165,6 +165,7 @@ try {
     SQLITE_PATH: join(dataDir, 'gatehouse.db'),
     SESSION_SECRET: 'relay-bench-session-secret-0123456789',
     CRYPTO_SECRET: 'relay-bench-crypto-secret-0123456789',
+    ALLOW_PRIVATE_OUTBOUND: 'true', // the mock upstream listens on 127.0.0.1
     LOG_LEVEL: 'error',
     NODE_ENV: 'production',
     BCRYPT_COST: '4',

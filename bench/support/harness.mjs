@@ -165,6 +165,7 @@ export async function startGateway(dbEnv, { nodeArgs = [] } = {}) {
     HOST: '127.0.0.1',
     SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
     CRYPTO_SECRET: 'bench-crypto-secret-0123456789abcdef',
+    ALLOW_PRIVATE_OUTBOUND: 'true', // the mock upstream listens on 127.0.0.1
     LOG_LEVEL: 'error',
     NODE_ENV: 'production',
     BCRYPT_COST: '4',

@@ -15,8 +15,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Test defaults: quick bcrypt, a generous sign-in rate limit, and 127.0.0.1 trusted to forward client IPs. */
+/**
+ * Test defaults: quick bcrypt, a generous sign-in rate limit, 127.0.0.1 trusted to forward client IPs,
+ * and channels allowed on private addresses (the mock upstreams listen on 127.0.0.1; the suites that
+ * test the address rule set ALLOW_PRIVATE_OUTBOUND=false).
+ */
 export const TEST_ENV: Record<string, string> = {
+  ALLOW_PRIVATE_OUTBOUND: 'true',
   NODE_ENV: 'test',
   SESSION_SECRET: 'test-session-secret-0123456789',
   CRYPTO_SECRET: 'test-crypto-secret-0123456789',

@@ -4,6 +4,46 @@ import { rootCertificates } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, Dispatcher, request } from 'undici';
 
+type LookupFn = (
+  hostname: string,
+  options: { family?: number | string; all?: boolean },
+  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
+
+/** The name resolver the guard asks (replaceable in tests to play a rebinding DNS server). */
+export const resolver: { lookup: typeof dnsLookup } = { lookup: dnsLookup };
+
+/**
+ * A `lookup` for sockets (undici, http, ws, net) that resolves the name once, checks every address
+ * against the policy and hands the socket the very address it checked: no second answer of a
+ * rebinding DNS server can slip in between the check and the connection.
+ */
+export function guardedLookup(policy: AddressPolicy): LookupFn {
+  return (hostname, options, callback) => {
+    const family = typeof options.family === 'number' ? options.family : 0;
+    resolver.lookup(hostname, { all: true, family }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 4);
+      const allowed = addresses.find((a) => policy(a.address));
+      if (!allowed) return callback(new BlockedAddressError(hostname), '', 4);
+      if (options.all) return callback(null, [allowed]);
+      callback(null, allowed.address, allowed.family);
+    });
+  };
+}
+
+/** A URL whose host is a literal IP is checked here (a literal never reaches the lookup). */
+export function checkLiteralHost(u: URL, policy: AddressPolicy): void {
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !policy(host)) throw new BlockedAddressError(host);
+}
+
+/** The refusal inside an error (undici and ws wrap the lookup's error as the cause of theirs). */
+export function blockedIn(err: unknown): BlockedAddressError | null {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof BlockedAddressError) return e;
+  return null;
+}
+
 /** Decides whether an address may be connected to. */
 export type AddressPolicy = (ip: string) => boolean;
 
@@ -63,14 +103,7 @@ export class SafeHttpClient {
     this.agent = new Agent({
       connect: {
         ...(extraCa ? { ca: [...rootCertificates, extraCa] } : {}),
-        lookup: (hostname, options, callback) => {
-          dnsLookup(hostname, { all: true, family: options.family }, (err, addresses: LookupAddress[]) => {
-            if (err) return callback(err, '', 4);
-            const allowed = addresses.find((a) => this.policy(a.address));
-            if (!allowed) return callback(new BlockedAddressError(hostname), '', 4);
-            callback(null, allowed.address, allowed.family);
-          });
-        },
+        lookup: guardedLookup(policy),
       },
     });
   }
@@ -108,10 +141,9 @@ export class SafeHttpClient {
 
   /** Scheme and literal-IP checks (a literal IP skips DNS, so the lookup hook would not see it). */
   private checkUrl(u: URL): void {
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    if (u.protocol !== 'http:' && u.protocol !== 'https:' && u.protocol !== 'ws:' && u.protocol !== 'wss:')
       throw new Error(`unsupported scheme ${u.protocol}`);
-    const host = u.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !this.policy(host)) throw new BlockedAddressError(host);
+    checkLiteralHost(u, this.policy);
   }
 
   async close(): Promise<void> {

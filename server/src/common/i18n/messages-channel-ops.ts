@@ -25,8 +25,8 @@ export const CHANNEL_OPS_MESSAGES = {
     en: 'Channel type {type} cannot list its models',
   },
   channel_ops_address_blocked: {
-    zh: '出于安全考虑，不允许访问内网地址 {host}',
-    en: 'For safety, the private address {host} may not be contacted',
+    zh: '出于安全考虑，不允许访问内网地址 {host}；如需访问，请超级管理员开启“允许渠道访问内网地址”（ChannelPrivateAddressesAllowed），或设置环境变量 ALLOW_PRIVATE_OUTBOUND=true',
+    en: 'For safety, the private address {host} may not be contacted; root can allow it with ChannelPrivateAddressesAllowed, or set ALLOW_PRIVATE_OUTBOUND=true',
   },
   channel_ops_upstream_unreachable: {
     zh: '无法连接上游：{reason}',

@@ -221,6 +221,10 @@ export const MESSAGES = {
   },
   relay_upstream_failed: { zh: '上游服务出错：{reason}', en: 'Upstream error: {reason}' },
   relay_upstream_timeout: { zh: '上游服务响应超时', en: 'The upstream did not answer in time' },
+  relay_channel_address_refused: {
+    zh: '渠道地址 {host} 是内网或保留地址，已拒绝连接；如需访问（例如本机的 Ollama），请超级管理员开启“允许渠道访问内网地址”（ChannelPrivateAddressesAllowed），或设置环境变量 ALLOW_PRIVATE_OUTBOUND=true',
+    en: 'The channel address {host} is private or reserved and was refused; to allow it (a local Ollama, say), root can turn on ChannelPrivateAddressesAllowed, or set ALLOW_PRIVATE_OUTBOUND=true',
+  },
   relay_upstream_refused: {
     zh: '上游服务拒绝了网关的凭据（HTTP {status}），请联系管理员检查渠道密钥',
     en: "The upstream refused the gateway's credentials (HTTP {status}); ask the operator to check the channel's key",

@@ -9,7 +9,7 @@ import type { AppConfig } from '../../config/app-config';
 import { Channel, ChannelStatus, LogEntry, LogType } from '../../database/entities';
 import { CHANNEL_TYPES } from '../channel/channel-types';
 import type { ChannelSnapshot } from '../relay';
-import { RelayCacheService, sanitizeUpstreamText } from '../relay';
+import { RelayCacheService, sanitizeUpstreamText, UpstreamClient } from '../relay';
 import {
   AccountRequest,
   BALANCE_TYPES,
@@ -54,8 +54,10 @@ export class ChannelOpsService implements OnModuleDestroy {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly cache: RelayCacheService,
+    upstream: UpstreamClient,
   ) {
-    this.http = SafeHttpClient.forConfig(config);
+    // Model lists and balances are channel calls: the same address rule as the relay's.
+    this.http = new SafeHttpClient(upstream.policy, config.outboundCa);
   }
 
   onModuleDestroy(): void {

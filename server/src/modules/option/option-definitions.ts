@@ -274,6 +274,8 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   str('TurnstileSecretKey', '', SECRET),
   // server and payment (root only)
   url('ServerAddress', ROOT),
+  // Channels may reach private, loopback and link-local addresses (a local Ollama); ALLOW_PRIVATE_OUTBOUND=true forces it on.
+  bool('ChannelPrivateAddressesAllowed', false, ROOT),
   url('WorkerUrl', ROOT),
   str('WorkerValidKey', '', SECRET),
   url('PayAddress', ROOT),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Failover, RelayCacheService, UpstreamClient } from '../relay';
-import type { ChannelSnapshot, RelayContext, RelayError } from '../relay';
+import { Failover, RelayCacheService, RelayError, UpstreamClient } from '../relay';
+import type { ChannelSnapshot, RelayContext } from '../relay';
 import { request } from 'undici';
 import { networkError, pickChannel, upstreamStatusError } from './task-common';
 
@@ -51,7 +51,7 @@ export class TaskUpstream {
         try {
           answer = await this.call(ch, 'POST', args.path, args.body(ch), args.auth, args.timeoutMs);
         } catch (err) {
-          throw networkError(err);
+          throw err instanceof RelayError ? err : networkError(err);
         }
         if (answer.status >= 200 && answer.status < 300) return answer;
         throw upstreamStatusError(answer);
@@ -78,6 +78,7 @@ export class TaskUpstream {
     auth: (key: string) => Record<string, string>,
     timeoutMs: number,
   ): Promise<UpstreamAnswer> {
+    this.client.checkTarget(ch.baseUrl + path);
     const key = this.key(ch);
     const headers: Record<string, string> = { accept: 'application/json', ...auth(key) };
     if (method === 'POST') headers['content-type'] = 'application/json';

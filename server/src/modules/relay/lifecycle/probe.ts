@@ -10,7 +10,8 @@ import { RelayError, relayFail, sanitizeUpstreamText, toRelayError } from '../er
 import type { InboundRequest } from '../relay-context';
 import { aggregateStream } from '../streaming/aggregate';
 import type { JsonObject } from '../types';
-import { upstreamError, UpstreamClient } from '../upstream/upstream-client';
+import { addressRefused, upstreamError, UpstreamClient } from '../upstream/upstream-client';
+import { blockedIn } from '../../../common/safe-http';
 import { AttemptPlanner, PlanContext } from './attempt-plan';
 
 export interface ProbeResult {
@@ -52,6 +53,9 @@ export class ChannelProbe {
       const index = { byId: new Map([[channel.id, { ...channel, enabled: true }]]), tiers: new Map() };
       const a = await this.planner.plan(ctx, 0, new Set(), index);
       const up = await this.upstream.probe(a).catch((err: Error) => {
+        if (err instanceof RelayError) throw err;
+        const blocked = blockedIn(err);
+        if (blocked) throw addressRefused(blocked.target);
         // Unreachable, refused, timed out: the relay's own message, not an internal error.
         throw new RelayError(502, 'relay_upstream_failed', { reason: sanitizeUpstreamText(err.message || 'network error') }, '', 'upstream_error', true);
       });

@@ -34,7 +34,8 @@ import { Failover } from '../lifecycle/failover';
 import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
-import { UpstreamClient } from '../upstream/upstream-client';
+import { addressRefused, UpstreamClient } from '../upstream/upstream-client';
+import { blockedIn } from '../../../common/safe-http';
 import {
   closeReason,
   errorEvent,
@@ -310,7 +311,9 @@ export class RealtimeRelay implements OnModuleDestroy {
     const agent = this.upstreamClient.wsAgent(ch);
     return new Promise<WebSocket>((resolve, reject) => {
       let settled = false;
+      this.upstreamClient.checkTarget(url.replace(/^ws/i, 'http'));
       const ws = new WebSocket(url, {
+        lookup: this.upstreamClient.lookup,
         agent,
         headers,
         perMessageDeflate: false,
@@ -332,7 +335,9 @@ export class RealtimeRelay implements OnModuleDestroy {
       };
       const onClientGone = () => finish(new ClientGone());
       // Stays attached after a failure: a terminated handshake may still report an error.
-      const onError = (err: Error) =>
+      const onError = (err: Error) => {
+        const blocked = blockedIn(err);
+        if (blocked) return finish(addressRefused(blocked.target));
         finish(
           new RelayError(
             502,
@@ -343,6 +348,7 @@ export class RealtimeRelay implements OnModuleDestroy {
             true,
           ),
         );
+      };
       client.once('close', onClientGone);
       ws.on('error', onError);
       // Paused until the session's listeners are attached (session.created may come with the 101).

@@ -26,7 +26,13 @@ export const sparkAdapter: ProviderAdapter = {
  * Streams come back as SSE bytes of those chunks; otherwise the chunks are folded into one
  * chat.completion. Errors before the first frame are retryable upstream failures.
  */
-export function sparkCall(areq: AdapterRequest, signal: ClientSignal, nowMs: number, timeoutMs: number): Promise<UpstreamResponse> {
+export function sparkCall(
+  areq: AdapterRequest,
+  signal: ClientSignal,
+  nowMs: number,
+  timeoutMs: number,
+  lookup?: unknown,
+): Promise<UpstreamResponse> {
   const { appId, apiKey, apiSecret } = parseSparkKey(areq.channel.key);
   const version = sparkVersion(areq.channel.other);
   const url = sparkAuthUrl(areq.channel.baseUrl, apiKey, apiSecret, version, nowMs);
@@ -38,7 +44,8 @@ export function sparkCall(areq: AdapterRequest, signal: ClientSignal, nowMs: num
   let finish = 'stop';
 
   return new Promise<UpstreamResponse>((resolve, reject) => {
-    const ws = new WebSocket(url, { handshakeTimeout: timeoutMs || 30_000 });
+    // `lookup`: the channel address guard (the socket connects to the address it checked).
+    const ws = new WebSocket(url, { handshakeTimeout: timeoutMs || 30_000, ...(lookup ? { lookup } : {}) });
     let started = false;
     const fail = (e: RelayError) => {
       if (!started) reject(e);

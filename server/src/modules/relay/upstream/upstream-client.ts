@@ -8,7 +8,10 @@ import { HttpsProxyAgent } from 'https-proxy-agent';
 import { Agent, Dispatcher, ProxyAgent, errors as undiciErrors, request } from 'undici';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
+import { isIP } from 'node:net';
+import { AddressPolicy, blockedIn, guardedLookup, publicOnly } from '../../../common/safe-http';
 import { MetricsService } from '../../metrics/metrics.service';
+import { OptionService } from '../../option/option.service';
 import type { ChannelSnapshot } from '../channel-selector';
 import type { ClientSignal } from '../client-signal';
 import { RelayError, sanitizeUpstreamText } from '../errors';
@@ -31,12 +34,52 @@ export class UpstreamClient implements OnModuleDestroy {
   private readonly credentials = new Map<string, { token: string; until: number }>();
   private readonly headersTimeoutMs: number | undefined;
 
+  /**
+   * Which addresses channels may reach: public ones, and private, loopback, link-local or other special
+   * ones only when root allows it (ChannelPrivateAddressesAllowed) or ALLOW_PRIVATE_OUTBOUND=true forces it.
+   */
+  readonly policy: AddressPolicy = (ip) =>
+    this.config.allowPrivateOutbound || this.options.bool('ChannelPrivateAddressesAllowed') || publicOnly(ip);
+  /** The guarded resolver of every channel connection (the checked address is the one connected to). */
+  readonly lookup = guardedLookup(this.policy);
+  /** Literal-IP hosts of the origins seen (null: a name, checked by the lookup instead). */
+  private readonly literalHosts = new Map<string, string | null>();
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly options: OptionService,
   ) {
     this.headersTimeoutMs = config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : undefined;
-    this.agent = new Agent({ keepAliveTimeout: 30_000, connections: null, headersTimeout: this.headersTimeoutMs ?? 0, bodyTimeout: 0 });
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: null,
+      headersTimeout: this.headersTimeoutMs ?? 0,
+      bodyTimeout: 0,
+      connect: { lookup: this.lookup },
+    });
+  }
+
+  /**
+   * Refuses a channel URL whose host is a literal address the policy does not allow (names are checked
+   * when they are resolved); the refusal names the switch that allows it.
+   */
+  checkTarget(url: string): void {
+    const end = url.indexOf('/', url.indexOf('//') + 2);
+    const origin = end < 0 ? url : url.slice(0, end);
+    let host = this.literalHosts.get(origin);
+    if (host === undefined) {
+      let name = '';
+      try {
+        name = new URL(origin).hostname.replace(/^\[|\]$/g, '');
+      } catch {
+        /* not a URL: the request itself will fail */
+      }
+      host = isIP(name) ? name : null;
+      if (this.literalHosts.size > 10_000) this.literalHosts.clear();
+      this.literalHosts.set(origin, host);
+    }
+    if (host !== null && !this.policy(host)) throw addressRefused(host);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -67,7 +110,13 @@ export class UpstreamClient implements OnModuleDestroy {
       try {
         agent = new HttpsProxyAgent(proxy);
       } catch {
-        throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid channel proxy' }, '', 'upstream_error');
+        throw new RelayError(
+          502,
+          'relay_upstream_failed',
+          { reason: 'invalid channel proxy' },
+          '',
+          'upstream_error',
+        );
       }
       this.wsProxies.set(proxy, agent);
     }
@@ -78,11 +127,28 @@ export class UpstreamClient implements OnModuleDestroy {
   async credential(ex: CredentialExchange, ch: ChannelSnapshot): Promise<string> {
     const hit = this.credentials.get(ex.cacheKey);
     if (hit && hit.until > Date.now()) return hit.token;
-    const r = await request(ex.request.url, { method: ex.request.method, headers: ex.request.headers, body: ex.request.body, dispatcher: this.dispatcher(ch) });
+    this.checkTarget(ex.request.url);
+    const r = await request(ex.request.url, {
+      method: ex.request.method,
+      headers: ex.request.headers,
+      body: ex.request.body,
+      dispatcher: this.dispatcher(ch),
+    });
     const text = await r.body.text();
-    if (r.statusCode >= 400) throw new RelayError(502, 'relay_upstream_failed', { reason: `credential exchange ${r.statusCode}` }, '', null, true);
+    if (r.statusCode >= 400)
+      throw new RelayError(
+        502,
+        'relay_upstream_failed',
+        { reason: `credential exchange ${r.statusCode}` },
+        '',
+        null,
+        true,
+      );
     const { token, expiresInSeconds } = ex.parse(JSON.parse(text));
-    this.credentials.set(ex.cacheKey, { token, until: Date.now() + Math.max(0, expiresInSeconds - 60) * 1000 });
+    this.credentials.set(ex.cacheKey, {
+      token,
+      until: Date.now() + Math.max(0, expiresInSeconds - 60) * 1000,
+    });
     return token;
   }
 
@@ -91,10 +157,12 @@ export class UpstreamClient implements OnModuleDestroy {
    * answer of 400 or more becomes the upstream's error (its body read, bounded).
    */
   async send(a: Attempt, signal: ClientSignal, stream: boolean): Promise<UpstreamResponse> {
+    if (a.adapter.transport !== 'websocket') this.checkTarget(a.call.url);
     let up: UpstreamResponse;
     const sentAt = performance.now();
     try {
-      if (a.adapter.transport === 'websocket') up = await sparkCall(a.areq, signal, Date.now(), this.config.relayTimeoutSeconds * 1000);
+      if (a.adapter.transport === 'websocket')
+        up = await sparkCall(a.areq, signal, Date.now(), this.config.relayTimeoutSeconds * 1000, this.lookup);
       else
         up = await request(a.call.url, {
           method: a.call.method,
@@ -109,18 +177,25 @@ export class UpstreamClient implements OnModuleDestroy {
         });
     } catch (err) {
       if (err instanceof RelayError) throw err;
-      if (signal.aborted) throw new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' });
-      if (err instanceof undiciErrors.HeadersTimeoutError) throw timeoutError('no answer within RELAY_TIMEOUT');
+      const blocked = blockedIn(err);
+      if (blocked) throw addressRefused(blocked.target);
+      if (signal.aborted)
+        throw new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' });
+      if (err instanceof undiciErrors.HeadersTimeoutError)
+        throw timeoutError('no answer within RELAY_TIMEOUT');
       throw new RelayError(502, 'relay_upstream_failed', { reason: 'network error' }, '', null, true);
     }
     this.metrics.upstream(a.channel.id, performance.now() - sentAt);
-    if (up.statusCode >= 400) throw upstreamError(a, up.statusCode, await readLimited(up.body, MAX_ERROR_BODY));
-    if (a.firstByteMs && a.adapter.transport !== 'websocket') await awaitFirstByte(up.body, a.firstByteMs - (performance.now() - sentAt));
+    if (up.statusCode >= 400)
+      throw upstreamError(a, up.statusCode, await readLimited(up.body, MAX_ERROR_BODY));
+    if (a.firstByteMs && a.adapter.transport !== 'websocket')
+      await awaitFirstByte(up.body, a.firstByteMs - (performance.now() - sentAt));
     return up;
   }
 
   /** A channel test's call: no client, fixed timeouts, the whole answer read. */
   async probe(a: Attempt): Promise<{ status: number; contentType: string; text: string }> {
+    this.checkTarget(a.call.url);
     const up = await request(a.call.url, {
       method: a.call.method,
       headers: a.call.headers,
@@ -129,7 +204,11 @@ export class UpstreamClient implements OnModuleDestroy {
       headersTimeout: 60_000,
       bodyTimeout: 60_000,
     });
-    return { status: up.statusCode, contentType: String(up.headers['content-type'] ?? ''), text: await up.body.text() };
+    return {
+      status: up.statusCode,
+      contentType: String(up.headers['content-type'] ?? ''),
+      text: await up.body.text(),
+    };
   }
 }
 
@@ -145,19 +224,44 @@ export async function readAnswer(up: UpstreamResponse, deadlineAt: number): Prom
   let timer: NodeJS.Timeout | null = null;
   let late = false;
   if (deadlineAt > 0) {
-    timer = setTimeout(() => {
-      late = true;
-      up.body.destroy();
-    }, Math.max(0, deadlineAt - Date.now()));
+    timer = setTimeout(
+      () => {
+        late = true;
+        up.body.destroy();
+      },
+      Math.max(0, deadlineAt - Date.now()),
+    );
   }
   try {
     return await up.body.text();
   } catch (err) {
-    if (late || err instanceof undiciErrors.BodyTimeoutError) throw timeoutError('the upstream stopped sending its answer');
-    throw new RelayError(502, 'relay_upstream_failed', { reason: 'the upstream cut its answer short' }, '', 'upstream_error', true);
+    if (late || err instanceof undiciErrors.BodyTimeoutError)
+      throw timeoutError('the upstream stopped sending its answer');
+    throw new RelayError(
+      502,
+      'relay_upstream_failed',
+      { reason: 'the upstream cut its answer short' },
+      '',
+      'upstream_error',
+      true,
+    );
   } finally {
     if (timer) clearTimeout(timer);
   }
+}
+
+/** A channel address the outbound policy refuses: the caller's error names the switch that allows it. */
+export function addressRefused(host: string): RelayError {
+  const e = new RelayError(
+    502,
+    'relay_channel_address_refused',
+    { host },
+    '',
+    'channel_address_refused',
+    true,
+  );
+  e.detail = `refused to connect to ${host}`;
+  return e;
 }
 
 function proxyOf(ch: ChannelSnapshot): string {
@@ -165,7 +269,11 @@ function proxyOf(ch: ChannelSnapshot): string {
 }
 
 /** An upstream's error answer as a relay error: its message (sanitized), the channel's status mapping, retryability. */
-export function upstreamError(a: Pick<Attempt, 'adapter' | 'channel'>, status: number, text: string): RelayError {
+export function upstreamError(
+  a: Pick<Attempt, 'adapter' | 'channel'>,
+  status: number,
+  text: string,
+): RelayError {
   let message: string;
   try {
     message = a.adapter.errorMessage?.(status, text) ?? text;
@@ -175,11 +283,20 @@ export function upstreamError(a: Pick<Attempt, 'adapter' | 'channel'>, status: n
   message = sanitizeUpstreamText(message || `status ${status}`, a.channel.keys);
   const mapped = a.channel.statusCodeMapping[String(status)];
   const mappedStatus = mapped !== undefined && Number.isInteger(Number(mapped)) ? Number(mapped) : null;
-  const retryable = status === 429 || status === 401 || status === 403 || (status >= 500 && status !== 504 && status !== 524);
+  const retryable =
+    status === 429 || status === 401 || status === 403 || (status >= 500 && status !== 504 && status !== 524);
   if ((status === 401 || status === 403) && mappedStatus === null) {
     // The upstream refused the gateway's own credentials: the caller's key is fine, so the caller gets a
     // gateway error; the upstream's words go to the error log.
-    const e = new RelayError(502, 'relay_upstream_refused', { status }, '', 'upstream_auth_failed', retryable, status);
+    const e = new RelayError(
+      502,
+      'relay_upstream_refused',
+      { status },
+      '',
+      'upstream_auth_failed',
+      retryable,
+      status,
+    );
     e.detail = message;
     return e;
   }
