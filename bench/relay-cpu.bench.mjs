@@ -10,7 +10,6 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
 // Needs `npm run build:server`.
 import { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -60,6 +59,29 @@ const STREAM =
   'data: [DONE]\n\n';
 
 /** An in-memory ServerResponse: enough of its surface for the relay's writers. */
+/** A request that emits its body (one chunk, then the end) once both listeners are attached. */
+class BodyOnListen extends EventEmitter {
+  constructor(body) {
+    super();
+    this.body = body;
+    this.flowing = false;
+  }
+  on(event, fn) {
+    super.on(event, fn);
+    if (!this.flowing && this.listenerCount('data') && this.listenerCount('end')) {
+      this.flowing = true;
+      queueMicrotask(() => {
+        this.emit('data', this.body);
+        this.emit('end');
+      });
+    }
+    return this;
+  }
+  resume() {
+    return this;
+  }
+}
+
 class MemoryResponse extends EventEmitter {
   statusCode = 200;
   headersSent = false;
@@ -235,8 +257,9 @@ try {
           ...(stream ? { stream: true } : {}),
         }),
       );
-      // A readable request (its body waits until the route reads it, after the key is checked).
-      const req = Readable.from([body], { objectMode: false });
+      // A request whose body flows once the route listens for it (after the key is checked), as a
+      // paused IncomingMessage does.
+      const req = new BodyOnListen(body);
       req.method = 'POST';
       req.url = '/v1/chat/completions';
       req.headers = {
