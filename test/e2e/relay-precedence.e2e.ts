@@ -241,6 +241,53 @@ describe('relay error precedence', () => {
     });
   });
 
+  describe('bodies nested 100,000 deep', () => {
+    it.each([
+      [
+        'openai',
+        '/v1/chat/completions',
+        (deep: string) => `{"model":"gpt-4o","messages":[{"role":"user","content":${deep}}]}`,
+      ],
+      [
+        'anthropic',
+        '/v1/messages',
+        (deep: string) =>
+          `{"model":"claude-sonnet-4","max_tokens":9,"messages":[{"role":"user","content":${deep}}]}`,
+      ],
+      [
+        'gemini',
+        '/v1beta/models/gemini-2.0-flash:generateContent',
+        (deep: string) => `{"contents":[{"role":"user","parts":${deep}}]}`,
+      ],
+    ] as const)(
+      '%s: never a server error; where the gateway must walk the body, a clear 400 and nothing charged',
+      async (family, path, body) => {
+        await settle(t);
+        const before = await quotaOf(t, userId);
+        const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+        const route = ROUTES.find((r) => r.family === family)!;
+        const res = await fetch(t.url + path, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'accept-language': 'en',
+            ...route.header(keys.good),
+          },
+          body: body(deep),
+        });
+        // An OpenAI body goes upstream as it came (nothing walks it); converted formats are walked.
+        if (family === 'openai') {
+          expect(res.status).toBeLessThan(500);
+          return;
+        }
+        expect(res.status).toBe(400);
+        messageOf(family, (await res.json()) as Wire);
+        await settle(t);
+        expect(await quotaOf(t, userId)).toBe(before);
+      },
+    );
+  });
+
   describe('realtime upgrade', () => {
     const refusal = (query: string, headers: Record<string, string>) =>
       new Promise<{ status: number; message: string }>((resolve, reject) => {

@@ -44,6 +44,9 @@ const logger = new Logger('Relay');
 export function toRelayError(err: unknown): RelayError {
   if (err instanceof RelayError) return err;
   if (err instanceof AppError) return new RelayError(err.status === 200 ? 400 : err.status, err.key, err.params);
+  // A body nested so deep that walking it exhausts the stack: the caller's fault, not the gateway's.
+  if (err instanceof RangeError && /call stack/i.test(err.message))
+    return new RelayError(400, 'relay_bad_body', { reason: 'the body is nested too deeply' }, '', 'invalid_request');
   logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   return new RelayError(500, 'internal_error');
 }
