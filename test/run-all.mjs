@@ -15,7 +15,12 @@ let broken = false;
 
 function run(name, cmd, args, resultFile, parse) {
   console.log(`\n=== ${name} ===`);
-  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim() };
+  // Jest runs the server suites in one process on this 2-core machine: every test file's modules stay
+  // in its heap until the end, and the whole run needs more than Node's default old space.
+  const env = {
+    ...process.env,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=10240 --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim(),
+  };
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
   if (!existsSync(resultFile)) {
     console.error(`${name}: no result file (exit ${r.status})`);
