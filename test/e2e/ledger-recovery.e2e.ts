@@ -82,6 +82,18 @@ describe('reservations left open by a stopped process', () => {
       expect(Number(r.quota)).toBe(0);
       expect(r.content).toMatch(/^interrupted: .* reserved quota refunded$/);
     }
+    // A task's hold is "in progress" too, but its task goes on upstream: the restart leaves it alone.
+    const task = await ledger.reserve({ userId, tokenId: limited, tokenUnlimited: false }, 50, {
+      ...hold(userId, limited, 7, true),
+      model_name: 'mj_imagine',
+      other: JSON.stringify({ task: true }),
+    });
+    expect(await ledger.recoverInterrupted(now() + 1)).toBe(0);
+    expect((await t.ds.getRepository(LogEntry).findOneByOrFail({ id: task.logId! })).content).toBe(
+      'in progress',
+    );
+    ledger.settle({ hold: task, channelId: 0, charged: 0, failed: true, log: null, stat: null });
+    await ledger.flush();
     // Settling again finds nothing: no double refund.
     expect(await ledger.recoverInterrupted(now() + 1)).toBe(0);
     expect(await balances()).toEqual({ user: 10_000, token: 5000 });

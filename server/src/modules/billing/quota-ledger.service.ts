@@ -57,7 +57,7 @@ export class InsufficientQuota extends Error {
 /** The content of a reservation's consume-log row until its call settles. */
 export const IN_PROGRESS = 'in progress';
 
-/** Whether a reservation's row says its token was debited (null: an older row that does not say). */
+/** Whether a relay hold's row says its token was debited (null: not a relay hold, e.g. a task's). */
 function tokenWasDebited(other: string | null | undefined): boolean | null {
   try {
     const o = JSON.parse(other || '{}') as { hold_token?: unknown };
@@ -196,7 +196,10 @@ export class QuotaLedgerService
         type: LogType.Consume,
         open: IN_PROGRESS,
         bootAt,
-      });
+      })
+      // Only the holds of relay calls (they say whether the token was debited). A task's hold is
+      // "in progress" too, but its task goes on upstream across a restart and the poller settles it.
+      .andWhere('l.other LIKE :marker', { marker: '%"hold_token"%' });
     if (this.config.redisUrl) {
       if (this.config.nodeType === 'master')
         qb.andWhere('(l.node_name = :me OR l.created_at < :stale)', {
@@ -210,6 +213,7 @@ export class QuotaLedgerService
     for (const row of rows) {
       const reserved = Number(row.quota);
       const fromToken = tokenWasDebited(row.other);
+      if (fromToken === null) continue;
       const done = await this.ds.transaction(async (m) => {
         const closed = await m
           .createQueryBuilder()
@@ -229,17 +233,12 @@ export class QuotaLedgerService
             .set({ quota: () => 'quota + :r' })
             .where('id = :id', { id: row.user_id, r: reserved })
             .execute();
-          const token = row.token_id
-            ? await m
-                .getRepository(Token)
-                .findOne({ where: { id: row.token_id }, select: { id: true, unlimited_quota: true } })
-            : null;
-          if (token && (fromToken ?? !token.unlimited_quota))
+          if (fromToken && row.token_id)
             await m
               .createQueryBuilder()
               .update(Token)
               .set({ remain_quota: () => 'remain_quota + :r' })
-              .where('id = :id', { id: token.id, r: reserved })
+              .where('id = :id', { id: row.token_id, r: reserved })
               .execute();
         }
         return true;
