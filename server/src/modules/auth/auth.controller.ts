@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
-import { CurrentUser, Public, UserOnly } from './access.decorator';
+import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { LoginDto, RegisterDto, ResetPasswordDto } from './auth.dto';
 import { AuthService } from './auth.service';
 

@@ -6,7 +6,7 @@ import { CryptoService } from '../../common/crypto.service';
 import { UserStatus } from '../../database/entities';
 import { SetupService } from '../setup/setup.service';
 import { UserCacheService, UserSnapshot } from '../user/user-cache.service';
-import { ACCESS_LEVEL, AccessLevel, BEFORE_SETUP } from './access.decorator';
+import { ACCESS_LEVEL, AccessLevel, BEFORE_SETUP } from '../../common/http/access';
 import { SessionService } from './session.service';
 import { StepUpService } from './step-up.service';
 

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { RawResponse, WithMessage } from '../../common/http/envelope';
 import { translate } from '../../common/i18n/messages';
-import { AdminOnly } from '../auth/access.decorator';
+import { AdminOnly } from '../../common/http/access';
 import { ChannelTestService } from '../relay';
 import { ChannelOpsService } from './channel-ops.service';
 import { FetchModelsDto } from './channel-ops.dto';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChannelStatus } from '../../database/entities';
-import { AdminOnly, RootOnly } from '../auth/access.decorator';
+import { AdminOnly, RootOnly } from '../../common/http/access';
 import { ChannelManageService } from './channel-manage.service';
 import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './channel.dto';
 

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import type { Lang } from '../../common/i18n/messages';
 import { RequestLang } from '../../common/i18n/request-lang.decorator';
-import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { LogExport, LogExportService } from './log-export.service';
 
 type Raw = Record<string, unknown>;

@@ -14,7 +14,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import type { AuthUser } from '../../common/http/request-context';
 import type { Lang } from '../../common/i18n/messages';
 import { RequestLang } from '../../common/i18n/request-lang.decorator';
-import { AdminOnly, CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { LogQueryService } from './log-query.service';
 
 type Raw = Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { translate } from '../../common/i18n/messages';
 import type { AuthUser } from '../../common/http/request-context';
-import { CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { OAuthCallerService } from './oauth-caller.service';
 import { BIND_MESSAGE, CallbackQuery, OAuthService } from './oauth.service';
 

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import type { AuthUser } from '../../common/http/request-context';
-import { AdminOnly, CurrentUser } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser } from '../../common/http/access';
 import { OptionService } from './option.service';
 
 export class UpdateOptionDto {

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RawResponse } from '../../common/http/envelope';
 import { UserStatus } from '../../database/entities';
-import { AdminOnly, Public } from '../auth/access.decorator';
+import { AdminOnly, Public } from '../../common/http/access';
 import { AuthGuard } from '../auth/auth.guard';
 import type { UserSnapshot } from '../user/user-cache.service';
 import { PricingAnswer, PricingService } from './pricing.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
-import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { CreateRedemptionDto, RedeemDto, UpdateRedemptionDto } from './redemption.dto';
 import { RedemptionService } from './redemption.service';
 

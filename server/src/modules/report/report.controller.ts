@@ -2,7 +2,7 @@ import { applyDecorators, Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
-import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { ReportService } from './report.service';
 
 type Raw = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { RawResponse } from '../../common/http/envelope';
-import { AdminOnly } from '../auth/access.decorator';
+import { AdminOnly } from '../../common/http/access';
 import { AuditService } from './audit.service';
 
 const FILTERS = [

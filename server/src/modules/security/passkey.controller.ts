@@ -4,7 +4,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import { Allow, IsOptional, IsString } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
-import { CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { loginResult } from '../auth/auth.service';
 import { SecondFactorGate } from '../auth/second-factor.service';
 import { StepUpService } from '../auth/step-up.service';

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../common/app-error';
 import type { AuthUser } from '../../common/http/request-context';
 import { UserStatus } from '../../database/entities';
-import { AdminOnly, CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { loginResult } from '../auth/auth.service';
 import { SecondFactorGate } from '../auth/second-factor.service';
 import { StepUpService } from '../auth/step-up.service';

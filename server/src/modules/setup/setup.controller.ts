@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { AllowBeforeSetup, Public } from '../auth/access.decorator';
+import { AllowBeforeSetup, Public } from '../../common/http/access';
 import { SetupService } from './setup.service';
 
 export class SetupDto {

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AllowBeforeSetup, Public, UserOnly } from '../auth/access.decorator';
+import { AllowBeforeSetup, Public, UserOnly } from '../../common/http/access';
 import { modelsByType } from '../channel/channel-types';
 import { StatusService } from './status.service';
 

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
-import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { TaskLogService } from './task-log.service';
 
 type Raw = Record<string, unknown>;

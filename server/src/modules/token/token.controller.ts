@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
-import { CurrentUser, UserOnly } from '../auth/access.decorator';
+import { CurrentUser, UserOnly } from '../../common/http/access';
 import { TokenManageService } from './token-manage.service';
 import { CreateTokenDto, TokenIdsDto, UpdateTokenDto } from './token.dto';
 

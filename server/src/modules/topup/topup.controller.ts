@@ -5,7 +5,7 @@ import { AppError } from '../../common/app-error';
 import { RawResponse } from '../../common/http/envelope';
 import type { AuthUser } from '../../common/http/request-context';
 import { pickLang, translate } from '../../common/i18n/messages';
-import { AdminOnly, AllowBeforeSetup, CurrentUser, Public, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, AllowBeforeSetup, CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { AmountDto, CompleteTopUpDto, PayDto } from './topup.dto';
 import { TopUpService } from './topup.service';
 

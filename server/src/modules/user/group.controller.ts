@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../auth/access.decorator';
+import { AdminOnly } from '../../common/http/access';
 import { UserGroupsService } from './user-groups.service';
 
 @ApiTags('users')

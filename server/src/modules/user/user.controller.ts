@@ -15,7 +15,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { parsePage } from '../../common/pagination';
-import { AdminOnly, CurrentUser, UserOnly } from '../auth/access.decorator';
+import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { setSessionCookie } from '../auth/session.service';
 import {
   AffTransferDto,

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { AuthUser } from '../../common/http/request-context';
+import type { AuthUser } from './request-context';
 import { Role } from '../../database/entities';
 
 /** 'public', or the least role (1 user, 10 admin, 100 root). */
