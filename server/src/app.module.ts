@@ -13,6 +13,9 @@ import { ChannelModule } from './modules/channel/channel.module';
 import { ChannelOpsModule } from './modules/channel-ops/channel-ops.module';
 import { LogModule } from './modules/log/log.module';
 import { LogApiModule } from './modules/log/log-api.module';
+import { DashboardModule } from './modules/dashboard/dashboard.module';
+import { PricingModule } from './modules/pricing/pricing.module';
+import { ReportModule } from './modules/report/report.module';
 import { OptionModule } from './modules/option/option.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { StatusModule } from './modules/status/status.module';
@@ -49,6 +52,9 @@ export class AppModule {
         OptionModule,
         LogModule,
         LogApiModule,
+        PricingModule,
+        DashboardModule,
+        ReportModule,
         UserModule,
         SetupModule,
         AuthModule,

@@ -3,42 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
-import { CryptoService } from '../../common/crypto.service';
 import { RedisBusService } from '../../common/redis-bus.service';
 import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { SessionRevocation } from '../../database/entities';
-
-export const SESSION_COOKIE = 'session';
-export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+import {
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+  setSessionCookie,
+  type SessionClaims,
+} from '../../common/http/session-cookie';
 
 /** How far back a node re-reads revocations it may have missed (clock skew, writes still committing). */
 const REVOCATION_OVERLAP_MS = 5 * 60_000;
-
-export interface SessionClaims {
-  sid: string;
-  uid: number;
-  /** Unix milliseconds the session was issued. */
-  issuedAt: number;
-}
-
-/**
- * Sets a new session cookie for `uid`: `sid.uid.issued-at-ms`, signed with SESSION_SECRET by
- * @fastify/cookie, HttpOnly, SameSite=Lax, Secure behind https.
- */
-export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, uid: number): SessionClaims {
-  const claims = { sid: CryptoService.randomString(24), uid, issuedAt: Date.now() };
-  reply.setCookie(SESSION_COOKIE, `${claims.sid}.${claims.uid}.${claims.issuedAt}`, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.protocol === 'https',
-    path: '/',
-    maxAge: SESSION_TTL_SECONDS,
-  });
-  return claims;
-}
 
 /**
  * Sessions are signed HttpOnly cookies (see setSessionCookie); nothing is stored per session while it

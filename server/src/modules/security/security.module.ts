@@ -1,23 +1,32 @@
 import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
+import { LogModule } from '../log/log.module';
 import { OptionModule } from '../option/option.module';
 import { UserModule } from '../user/user.module';
 import { AuditController } from './audit.controller';
 import { AuditService } from './audit.service';
+import { ManageLogInterceptor } from './manage-log.interceptor';
 import { PasskeyController } from './passkey.controller';
 import { PasskeyService } from './passkey.service';
 import { TwoFactorAdminController, TwoFactorController } from './two-factor.controller';
 import { TwoFactorService } from './two-factor.service';
 
 /**
- * Account security: two-factor sign-in (TOTP, passkeys), step-up checks and the audit trail. Global, so
- * that the management-log interceptor (log module) writes the audit trail through AuditService.
+ * Account security: two-factor sign-in (TOTP, passkeys), step-up checks and the audit trail. The
+ * management-log interceptor writes both the management log (through LogService) and the audit trail
+ * of every admin action. Global, so that other modules may record audit entries through AuditService.
  */
 @Global()
 @Module({
-  imports: [OptionModule, UserModule, AuthModule],
+  imports: [OptionModule, UserModule, AuthModule, LogModule],
   controllers: [AuditController, TwoFactorController, TwoFactorAdminController, PasskeyController],
-  providers: [AuditService, TwoFactorService, PasskeyService],
+  providers: [
+    AuditService,
+    TwoFactorService,
+    PasskeyService,
+    { provide: APP_INTERCEPTOR, useClass: ManageLogInterceptor },
+  ],
   exports: [AuditService],
 })
 export class SecurityModule {}

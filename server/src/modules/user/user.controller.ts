@@ -16,7 +16,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { parsePage } from '../../common/pagination';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
-import { setSessionCookie } from '../auth/session.service';
+import { setSessionCookie } from '../../common/http/session-cookie';
 import {
   AffTransferDto,
   CreateUserDto,

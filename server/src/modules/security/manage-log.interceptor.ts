@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { concatMap, from, Observable, switchMap } from 'rxjs';
 import type { MessageKey } from '../../common/i18n/messages';
 import { LogType } from '../../database/entities';
-import { AUDIT_ACTIONS } from '../security/audit-actions';
-import { AuditCapture, AuditService } from '../security/audit.service';
-import { LogService } from './log.service';
+import { AUDIT_ACTIONS } from './audit-actions';
+import { AuditCapture, AuditService } from './audit.service';
+import { LogService } from '../log/log.service';
 
 type Raw = Record<string, unknown>;
 
