@@ -7,6 +7,9 @@
 //
 //   node bench/relay-cpu.bench.mjs            20,000 requests per cell, concurrency 1 and 16
 //   BENCH_REQUESTS=n BENCH_MODES=stream       narrow a run
+//   BENCH_DIST=/tmp/old/dist                  measure another build (same node_modules)
+//   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
+//   BENCH_TARGETS=route                       only some cells (baseline, relay, route): profile one path
 //   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
 // Needs `npm run build:server`.
 import { EventEmitter } from 'node:events';
@@ -16,20 +19,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+// BENCH_DIST=<dir>: another build of the server (e.g. the previous commit's) to compare against.
+const dist = process.env.BENCH_DIST ?? join(root, 'dist');
 const require = createRequire(import.meta.url);
 require(join(root, 'node_modules/reflect-metadata'));
 const { MockAgent, request } = require(join(root, 'node_modules/undici'));
-const { createApp } = require(join(root, 'dist/server/src/app.factory.js'));
-const { loadConfig } = require(join(root, 'dist/server/src/config/app-config.js'));
-const { RelayService } = require(join(root, 'dist/server/src/modules/relay/relay.service.js'));
-const { QuotaLedgerService } = require(join(root, 'dist/server/src/modules/billing/quota-ledger.service.js'));
-const { RelayRoutes } = require(join(root, 'dist/server/src/modules/relay/relay-routes.js'));
-const { RelayAdmission } = require(join(root, 'dist/server/src/modules/relay/lifecycle/admission.js'));
-const { UpstreamClient } = require(join(root, 'dist/server/src/modules/relay/upstream/upstream-client.js'));
+const { createApp } = require(join(dist, 'server/src/app.factory.js'));
+const { loadConfig } = require(join(dist, 'server/src/config/app-config.js'));
+const { RelayService } = require(join(dist, 'server/src/modules/relay/relay.service.js'));
+const { QuotaLedgerService } = require(join(dist, 'server/src/modules/billing/quota-ledger.service.js'));
+const { RelayRoutes } = require(join(dist, 'server/src/modules/relay/relay-routes.js'));
+const { RelayAdmission } = require(join(dist, 'server/src/modules/relay/lifecycle/admission.js'));
+const { UpstreamClient } = require(join(dist, 'server/src/modules/relay/upstream/upstream-client.js'));
 
 const N = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const modes = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
+// Which cells run (profiling one path alone): baseline, relay (the service), route (route + service).
+const targets = (process.env.BENCH_TARGETS ?? 'baseline,relay,route').split(',');
 const UPSTREAM = 'http://upstream.bench';
+// BENCH_CONTEXT_KB=n: a conversation of about n KiB before the question, as coding agents send.
+const CONTEXT_KB = Number(process.env.BENCH_CONTEXT_KB ?? 0);
+const MESSAGES = [
+  ...Array.from({ length: Math.ceil(CONTEXT_KB / 4) }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `Step ${i}: ${'the function reads the file, parses each line and returns the totals. '.repeat(57)}`,
+  })),
+  { role: 'user', content: 'Say hello.' },
+];
 const MODEL = 'gpt-4o-mini';
 const USAGE = { prompt_tokens: 40, completion_tokens: 40, total_tokens: 80 };
 const COMPLETION = JSON.stringify({
@@ -226,7 +242,7 @@ try {
   const inbound = (stream) => {
     const body = {
       model: MODEL,
-      messages: [{ role: 'user', content: 'Say hello.' }],
+      messages: MESSAGES,
       ...(stream ? { stream: true } : {}),
     };
     const raw = Buffer.from(JSON.stringify(body));
@@ -253,7 +269,7 @@ try {
       const body = Buffer.from(
         JSON.stringify({
           model: MODEL,
-          messages: [{ role: 'user', content: 'Say hello.' }],
+          messages: MESSAGES,
           ...(stream ? { stream: true } : {}),
         }),
       );
@@ -303,9 +319,10 @@ try {
   for (const mode of modes) {
     const stream = mode === 'stream';
     for (const c of [1, 16]) {
-      rows.push({ mode, ...(await run('baseline', N, c, baseline(stream))) });
-      rows.push({ mode, ...(await run('gatehouse', N, c, gateway(stream))) });
-      rows.push({ mode, ...(await run('gatehouse (route)', N, c, viaRoute(stream))) });
+      const cell = (label, on, fn) => (targets.includes(on) ? run(label, N, c, fn) : { label, n: 0, concurrency: c, cpuUsPerReq: NaN });
+      rows.push({ mode, ...(await cell('baseline', 'baseline', baseline(stream))) });
+      rows.push({ mode, ...(await cell('gatehouse', 'relay', gateway(stream))) });
+      rows.push({ mode, ...(await cell('gatehouse (route)', 'route', viaRoute(stream))) });
     }
   }
   await ledger.flush();
@@ -340,7 +357,7 @@ try {
       `${b.mode.padEnd(10)}  ${String(b.concurrency).padStart(11)}  ${b.cpuUsPerReq.toFixed(1).padStart(15)}  ${g.cpuUsPerReq.toFixed(1).padStart(12)}  ${r.cpuUsPerReq.toFixed(1).padStart(18)}  ${added.toFixed(1).padStart(12)}  ${(r.cpuUsPerReq / b.cpuUsPerReq).toFixed(2).padStart(5)}`,
     );
   }
-  const gatewayRequests = (N + Math.min(2000, N)) * 2 * 2 * modes.length;
+  const gatewayRequests = (N + Math.min(2000, N)) * 2 * modes.length * ['relay', 'route'].filter((t) => targets.includes(t)).length;
   console.log(`\nJudged figure: added CPU µs per request (route+relay − baseline), lower is better.`);
   console.log(
     `Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`,

@@ -11,7 +11,7 @@ import { adapterForChannel as adapterFor } from '../adapter-registry';
 import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
 import { relayFail } from '../errors';
 import { fromHubRequest } from '../formats';
-import { uncarriedField } from '../formats/carry';
+import { FORMAT_NAMES, uncarriedField } from '../formats/carry';
 import { applyEffort, Effort, effortSuffix, hubEffort, isReasoningModel } from '../formats/reasoning';
 import { embeddingsRequestFor } from '../formats/gemini';
 import type { RelayContext } from '../relay-context';
@@ -62,7 +62,7 @@ export class AttemptPlanner {
       channel = index.byId.get(ctx.pinnedChannel) ?? null;
       if (!channel?.enabled) throw relayFail(503, 'relay_pinned_channel_missing');
     } else {
-      let refused: string | null = null;
+      let refused: Uncarried | null = null;
       const accept = (c: ChannelSnapshot): boolean => {
         const ad = adapterFor(c.type, c.modelMapping[ctx.model] ?? ctx.model);
         if (!ad || !upstreamMode(ad, req.mode) || (busy !== null && busy.has(c.id))) return false;
@@ -76,7 +76,7 @@ export class AttemptPlanner {
       const remembered = sticky && !exclude.has(sticky.channelId) ? index.byId.get(sticky.channelId) : undefined;
       channel = remembered?.enabled && servesModel(index, remembered, ctx.group, ctx.model) && accept(remembered) ? remembered : null;
       channel ??= selectChannel(index, ctx.group, ctx.model, attempt, exclude, accept);
-      if (!channel && refused) throw relayFail(400, 'relay_field_unsupported', { field: refused }, 'unsupported_parameter');
+      if (!channel && refused) throw relayFail(400, 'relay_field_not_carried', refused, 'unsupported_parameter');
       // Compaction is OpenAI's own: a model served only by other providers gets a clear refusal.
       if (!channel && req.mode === 'responses-compact' && !busy) throw relayFail(400, 'relay_field_unsupported', { field: '/v1/responses/compact' }, 'unsupported_parameter');
       if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
@@ -91,18 +91,20 @@ export class AttemptPlanner {
     const mode = adapter && upstreamMode(adapter, req.mode);
     if (!adapter || !mode) throw relayFail(400, 'relay_mode_unsupported');
     const field = uncarried(ctx, adapter);
-    if (field) throw relayFail(400, 'relay_field_unsupported', { field }, 'unsupported_parameter');
+    if (field) throw relayFail(400, 'relay_field_not_carried', field, 'unsupported_parameter');
 
     const settings = this.adapterSettings();
-    let pristine = false;
+    // The client's bytes go upstream when the body is theirs unchanged, or theirs with top-level
+    // fields added (`stream_options` on a stream, say): those are appended, never re-serialised.
+    let appended: string | null = null;
     const reasoning = { effort: suffix.effort, models: this.options.json<string[]>('relay.reasoning_models') ?? [] };
-    const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, reasoning, () => (pristine = true)) : {};
+    const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, reasoning, (tail) => (appended = tail)) : {};
     const stickyKey = sticky?.channelId === channel.id ? channel.keys[sticky.keyIndex] : undefined;
     const key = stickyKey ?? this.upstream.key(channel);
     const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
     const areq: AdapterRequest = { mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings };
     const multipart = req.contentType.startsWith('multipart/');
-    if (pristine && req.raw && !multipart) areq.rawBody = req.raw;
+    if (appended !== null && req.raw && !multipart) areq.rawBody = (appended ? withFields(req.raw, appended) : req.raw) ?? undefined;
     const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
     if (exchange) areq.accessToken = await this.upstream.credential(exchange, channel);
     const call = adapter.buildRequest(areq);
@@ -164,10 +166,15 @@ export function upstreamMode(adapter: ProviderAdapter, mode: RelayMode): RelayMo
 }
 
 /** A field of the request the conversion to this channel's format would drop (null: none, or no conversion). */
-function uncarried(ctx: PlanContext, adapter: ProviderAdapter): string | null {
+interface Uncarried {
+  field: string;
+  format: string;
+}
+function uncarried(ctx: PlanContext, adapter: ProviderAdapter): Uncarried | null {
   const { req } = ctx;
   if (!req.body || sameFormat(ctx, adapter) || (req.mode !== 'chat' && req.mode !== 'responses')) return null;
-  return uncarriedField(req.format, adapter.format, req.body);
+  const field = uncarriedField(req.format, adapter.format, req.body);
+  return field === null ? null : { field, format: FORMAT_NAMES[adapter.format] };
 }
 
 /**
@@ -212,7 +219,7 @@ function upstreamBody(
   upstreamModel: string,
   settings: AdapterSettings,
   reasoning: { effort: Effort | null; models: readonly string[] },
-  unchanged: () => void,
+  unchanged: (appended: string) => void,
 ): JsonObject {
   const { req } = ctx;
   const inbound = req.body ?? {};
@@ -241,8 +248,42 @@ function upstreamBody(
   else if (!same && adapter.format === 'openai' && mode === 'chat' && body.reasoning_effort !== undefined && !isReasoningModel(upstreamModel, reasoning.models)) delete body.reasoning_effort;
   else if (!same && adapter.format === 'anthropic' && converted && body.thinking === undefined) body = applyEffort('anthropic', body, converted, defaultMaxTokens);
   for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
-  if (same && adapter.format === req.format && sameShape(body, inbound) && body.model === inbound.model) unchanged();
+  if (same && adapter.format === req.format && body.model === inbound.model) {
+    const added = addedFields(body, inbound);
+    if (added !== null) unchanged(added);
+  }
   return body;
+}
+
+/**
+ * `out` is `json` with only top-level fields added: those fields as JSON members (`,"k":v…`, '' for
+ * none); null when any field of `json` was changed or removed.
+ */
+function addedFields(out: JsonObject, json: JsonObject): string | null {
+  let tail = '';
+  let kept = 0;
+  for (const k in out) {
+    if (k in json) {
+      if (k !== 'model' && out[k] !== json[k]) return null;
+      kept++;
+    } else tail += `,${JSON.stringify(k)}:${JSON.stringify(out[k])}`;
+  }
+  return kept === Object.keys(json).length ? tail : null;
+}
+
+/**
+ * A JSON object's bytes with members appended before its closing brace (`{}` takes them without the
+ * comma); null when the bytes do not end with the object's `}`.
+ */
+function withFields(raw: Buffer, members: string): Buffer | null {
+  const space = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+  let end = raw.length - 1;
+  while (end > 0 && space(raw[end])) end--;
+  if (raw[end] !== 0x7d) return null;
+  let before = end - 1;
+  while (before > 0 && space(raw[before])) before--;
+  const empty = raw[before] === 0x7b;
+  return Buffer.concat([raw.subarray(0, end), Buffer.from(empty ? members.slice(1) : members), raw.subarray(end)]);
 }
 
 /** Channel setting: system prompt injected (or overriding the client's) for OpenAI-format bodies. */
