@@ -23,6 +23,7 @@ import { TokenModule } from './modules/token/token.module';
 import { UserModule } from './modules/user/user.module';
 import { RelayModule } from './modules/relay';
 import { BillingModule } from './modules/billing/billing.module';
+import { BudgetModule } from './modules/budget/budget.module';
 import { RedemptionModule } from './modules/redemption/redemption.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { TaskModule } from './modules/task/task.module';
@@ -62,6 +63,7 @@ export class AppModule {
         ChannelModule,
         TokenModule,
         BillingModule,
+        BudgetModule,
         RelayModule,
         ChannelOpsModule,
         RedemptionModule,

@@ -1,3 +1,4 @@
+import { BUDGET_MESSAGES } from './messages-budgets';
 import { CHANNEL_OPS_MESSAGES } from './messages-channel-ops';
 import { LIMITS_MESSAGES } from './messages-limits';
 import { LOGS_MESSAGES } from './messages-logs';
@@ -309,6 +310,7 @@ export const MESSAGES = {
   // logs
   log_target_required: { zh: '请选择日志记录时间', en: 'Choose a log time' },
   // each area keeps its own messages in messages-<area>.ts
+  ...BUDGET_MESSAGES,
   ...CHANNEL_OPS_MESSAGES,
   ...LIMITS_MESSAGES,
   ...LOGS_MESSAGES,

@@ -1,3 +1,4 @@
+import { BudgetUsage } from './budget.entity';
 import { Ability, Channel } from './channel.entity';
 import { LogEntry } from './log.entity';
 import { QuotaData, Setup, VerificationCode } from './misc.entity';
@@ -10,6 +11,7 @@ import { TopUp } from './topup.entity';
 import { Token } from './token.entity';
 import { User } from './user.entity';
 
+export * from './budget.entity';
 export * from './channel.entity';
 export * from './log.entity';
 export * from './misc.entity';
@@ -40,4 +42,5 @@ export const ENTITIES = [
   AuditEntry,
   UserTotp,
   Passkey,
+  BudgetUsage,
 ];

@@ -35,5 +35,7 @@ export class Token {
   @Column({ name: 'rpm_limit', type: 'int', default: 0 }) rpm_limit!: number;
   @Column({ name: 'tpm_limit', type: 'int', default: 0 }) tpm_limit!: number;
   @Column({ name: 'concurrency_limit', type: 'int', default: 0 }) concurrency_limit!: number;
+  /** Quota and request caps per day, week and month (JSON, see modules/budget); null = none. */
+  @LongTextColumn() budget!: string | null;
   @BigIntColumn({ name: 'deleted_at', nullable: true, default: null }) deleted_at!: number | null;
 }

@@ -53,4 +53,6 @@ export class User {
    * session that knew the old password ends on every node).
    */
   @BigIntColumn({ name: 'sessions_valid_after' }) sessions_valid_after!: number;
+  /** Quota and request caps per day, week and month (JSON, see modules/budget); null = none. */
+  @LongTextColumn() budget!: string | null;
 }

@@ -1,5 +1,6 @@
 import { isTimeZone } from '../../common/calendar';
 import { MessageKey } from '../../common/i18n/messages';
+import { groupBudgetsProblem } from '../budget/budget-rules';
 import {
   DEFAULT_CACHE_RATIO,
   DEFAULT_COMPLETION_RATIO,
@@ -365,6 +366,10 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   json('UserUsableGroups', { default: '默认分组', vip: 'vip分组' }, stringMap),
   json('GroupGroupRatio', {}, groupGroupRatio),
   json('AutoGroups', ['default'], stringList),
+  // periodic budgets of groups: {"group": {"day": {"quota": n, "requests": n}, "week": ..., "month": ...}}
+  json('GroupBudgets', {}, groupBudgetsProblem),
+  // a notice (webhook or email) when a token's or user's quota budget passes this percentage; 0 = off
+  int('BudgetNoticePercent', 0, 0, 100),
   bool('DefaultUseAutoGroup', false),
   json('Chats', [], chats),
   // rate limits

@@ -11,6 +11,7 @@ export type { Caller } from './lifecycle/admission';
 export { Failover } from './lifecycle/failover';
 export type { FailoverPlan, FailoverResult } from './lifecycle/failover';
 export { clientType } from './lifecycle/settlement';
+export { admitBudget, releaseBudget } from './lifecycle/budget';
 export { UpstreamClient } from './upstream/upstream-client';
 export { RelayCacheService } from './relay-cache.service';
 export type { TokenSnapshot } from './relay-cache.service';

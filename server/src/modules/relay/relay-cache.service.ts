@@ -8,6 +8,7 @@ import { CryptoService } from '../../common/crypto.service';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Ability, Channel, ChannelStatus, Token } from '../../database/entities';
+import { Budget, parseBudget } from '../budget/budget-rules';
 import { CHANNEL_TYPES } from '../channel/channel-types';
 import { MetricsService } from '../metrics/metrics.service';
 import { ChannelIndex, ChannelSnapshot, buildChannelIndex } from './channel-selector';
@@ -28,6 +29,8 @@ export interface TokenSnapshot {
   rpmLimit: number;
   tpmLimit: number;
   concurrencyLimit: number;
+  /** Quota and request caps per day, week and month; null = none (see modules/budget). */
+  budget: Budget | null;
 }
 
 const TOKEN_TTL_MS = 60_000;
@@ -217,6 +220,7 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
           rpmLimit: row.rpm_limit ?? 0,
           tpmLimit: row.tpm_limit ?? 0,
           concurrencyLimit: row.concurrency_limit ?? 0,
+          budget: parseBudget(row.budget),
         }
       : null;
     this.tokens.set(keyHash, { snap, at: Date.now() });

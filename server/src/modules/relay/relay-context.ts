@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Price } from '../billing/pricing';
+import type { BudgetHold } from '../budget/budget.service';
 import type { UserSnapshot } from '../user/user-cache.service';
 import type { TokenSnapshot } from './relay-cache.service';
 import type { JsonObject, RelayMode, WireFormat } from './types';
@@ -51,4 +52,6 @@ export interface RelayContext {
   /** A cheap upper bound of the prompt tokens (the body's size), for the trusted-balance check. */
   promptBound: number;
   startedAt: number;
+  /** What the call holds against its periodic budgets (none when no budget applies). */
+  budget?: BudgetHold | null;
 }

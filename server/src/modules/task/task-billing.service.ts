@@ -10,6 +10,7 @@ import {
   QuotaLedgerService,
 } from '../billing/quota-ledger.service';
 import { fixedQuota } from '../billing/pricing';
+import { BudgetHold, BudgetService } from '../budget/budget.service';
 import { OptionService } from '../option/option.service';
 
 /**
@@ -34,6 +35,8 @@ export interface TaskCharge {
   model_price: number;
   group_ratio: number;
   user_group_ratio: number;
+  /** What the task holds against its periodic budgets until it ends (none when no budget applies). */
+  budget?: BudgetHold | null;
 }
 
 /** The task a settlement is about (it names the task in the log). */
@@ -69,7 +72,25 @@ export function chargeOf(v: unknown): TaskCharge | null {
     model_price: num(o.model_price, -1),
     group_ratio: num(o.group_ratio, 1),
     user_group_ratio: num(o.user_group_ratio, -1),
+    budget: budgetHoldOf(o.budget),
   };
+}
+
+/** A stored budget hold read back; null when absent or not one. */
+function budgetHoldOf(v: unknown): BudgetHold | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.amount !== 'number' || !Number.isSafeInteger(o.amount) || !Array.isArray(o.keys)) return null;
+  const keys = o.keys.filter(
+    (k): k is BudgetHold['keys'][number] =>
+      !!k &&
+      typeof k === 'object' &&
+      ['token', 'user', 'group'].includes((k as Record<string, unknown>).scope as string) &&
+      typeof (k as Record<string, unknown>).subject === 'string' &&
+      ['day', 'week', 'month'].includes((k as Record<string, unknown>).period as string) &&
+      typeof (k as Record<string, unknown>).start === 'number',
+  );
+  return keys.length ? { keys, amount: o.amount } : null;
 }
 
 /**
@@ -88,6 +109,7 @@ export class TaskBillingService {
     private readonly options: OptionService,
     private readonly health: ChannelHealthService,
     private readonly limits: RateLimitService,
+    private readonly budgets: BudgetService,
   ) {}
 
   /** The quota of one call of the context's model: its fixed price; free models cost 0. */
@@ -173,6 +195,7 @@ export class TaskBillingService {
       model_price: ctx.price.modelPrice,
       group_ratio: ctx.price.groupRatio,
       user_group_ratio: ctx.price.userGroupRatio,
+      budget: ctx.budget ?? null,
     };
     const log = this.logEnabled()
       ? this.draft({ ...ref, taskId: '' }, charge, LogType.Consume, quota, 'in progress')
@@ -217,6 +240,7 @@ export class TaskBillingService {
 
   /** The task failed or was refused: the whole reservation goes back; an error log says why. */
   refund(ref: TaskRef, c: TaskCharge, reason: string): void {
+    this.budgets.release(c.budget);
     const what = `${ref.platform} ${ref.action}${ref.taskId ? ' ' + ref.taskId : ''}`;
     const content = `${what} failed: ${reason || 'unknown reason'}; ${c.reserved} quota refunded`.slice(
       0,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { RelayCacheService, RelayError } from '../relay';
+import { admitBudget, RelayCacheService, RelayError, releaseBudget } from '../relay';
+import { BudgetService } from '../budget/budget.service';
 import type { ChannelSnapshot, RelayContext } from '../relay';
 import { TaskBillingService, TaskCharge, TaskRef } from './task-billing.service';
 import { pickChannel } from './task-common';
@@ -27,6 +28,7 @@ export class TaskSubmitter {
     private readonly cache: RelayCacheService,
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
+    private readonly budgets: BudgetService,
   ) {}
 
   async submit<P>(args: {
@@ -46,7 +48,15 @@ export class TaskSubmitter {
     const { ctx } = args;
     let channel = args.fixed ?? pickChannel(this.cache, ctx, args.types, 0, new Set());
     const base = { userId: ctx.user.id, platform: args.platform, action: args.action };
-    const charge = await this.billing.reserve(ctx, args.quota, { ...base, channelId: channel.id });
+    // The periodic budgets hold the task's price with its reservation; a refund gives both back.
+    await admitBudget(this.budgets, ctx, () => args.quota);
+    let charge: TaskCharge;
+    try {
+      charge = await this.billing.reserve(ctx, args.quota, { ...base, channelId: channel.id });
+    } catch (err) {
+      releaseBudget(this.budgets, ctx);
+      throw err;
+    }
     const ref = (taskId: string): TaskRef => ({ ...base, channelId: channel.id, taskId });
     const sent = await this.upstream.submit({
       ctx,

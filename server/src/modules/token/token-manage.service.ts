@@ -8,6 +8,7 @@ import { escapeLike, LIKE_ESCAPE, Page, pageOf, parsePage } from '../../common/p
 import { checkLimits } from '../../common/scoped-limit-rules';
 import { nowSeconds } from '../../common/time';
 import { Token, TokenStatus } from '../../database/entities';
+import { budgetText, checkBudget } from '../budget/budget-rules';
 import { isRowId } from '../channel/channel-rules';
 import { UserGroupsService } from '../user/user-groups.service';
 import {
@@ -114,6 +115,7 @@ export class TokenManageService {
       tpm_limit: 0,
       concurrency_limit: 0,
       ...checkLimits(raw),
+      budget: budgetText(checkBudget(raw.budget) ?? null),
     };
     const count = checkCount(raw.count);
     const held = await this.repo.countBy({ user_id: me.id, deleted_at: IsNull() });
@@ -154,6 +156,7 @@ export class TokenManageService {
       if (raw.allow_ips !== undefined) changes.allow_ips = checkAllowIps(raw.allow_ips);
       if (raw.group !== undefined) changes.group = this.checkGroup(me, raw.group, token.group);
       Object.assign(changes, checkLimits(raw));
+      if (raw.budget !== undefined) changes.budget = budgetText(checkBudget(raw.budget) ?? null);
       if (present(raw.status)) changes.status = this.checkStatus(raw.status);
     }
     const next = { ...token, ...changes };

@@ -18,6 +18,11 @@ export class TokenFieldsDto extends ScopedLimitsDto {
   @ApiPropertyOptional({ description: 'comma list of model names' }) @Allow() model_limits?: unknown;
   @ApiPropertyOptional({ description: 'one IP or CIDR per line' }) @Allow() allow_ips?: unknown;
   @ApiPropertyOptional({ description: "'' or a group the user may use" }) @Allow() group?: unknown;
+  @ApiPropertyOptional({
+    description: 'caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}}',
+  })
+  @Allow()
+  budget?: unknown;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {

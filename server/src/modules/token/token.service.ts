@@ -32,6 +32,8 @@ export interface NewToken {
   rpm_limit?: number;
   tpm_limit?: number;
   concurrency_limit?: number;
+  /** Periodic budget as stored (JSON), null = none. */
+  budget?: string | null;
 }
 
 /**
@@ -78,6 +80,7 @@ export class TokenService {
       rpm_limit: t.rpm_limit ?? 0,
       tpm_limit: t.tpm_limit ?? 0,
       concurrency_limit: t.concurrency_limit ?? 0,
+      budget: t.budget ?? null,
       deleted_at: null,
     });
     const token = await this.repo.save(row);

@@ -1,4 +1,5 @@
 import { Token } from '../../database/entities';
+import { Budget, parseBudget } from '../budget/budget-rules';
 import { maskHint } from './token.service';
 
 /** A token as its owner sees it in lists: the key masked (`abcd**********wxyz`), never its hash or ciphertext. */
@@ -22,6 +23,8 @@ export interface TokenView {
   rpm_limit: number;
   tpm_limit: number;
   concurrency_limit: number;
+  /** Quota and request caps per day, week and month (0 = none); null = no budget. Usage: GET /api/budget/token. */
+  budget: Budget | null;
 }
 
 export function toTokenView(t: Token): TokenView {
@@ -44,5 +47,6 @@ export function toTokenView(t: Token): TokenView {
     rpm_limit: t.rpm_limit ?? 0,
     tpm_limit: t.tpm_limit ?? 0,
     concurrency_limit: t.concurrency_limit ?? 0,
+    budget: parseBudget(t.budget),
   };
 }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { User } from '../../database/entities';
+import { Budget, parseBudget } from '../budget/budget-rules';
 import { MetricsService } from '../metrics/metrics.service';
 import { parseSetting } from './user-setting';
 
@@ -23,6 +24,8 @@ export interface UserSnapshot {
   quotaWarningThreshold: number;
   /** Unix ms; the user's sessions issued before it are no longer valid (password changed). */
   sessionsValidAfter: number;
+  /** Quota and request caps per day, week and month; null = none (see modules/budget). */
+  budget: Budget | null;
 }
 
 const TTL_MS = 60_000;
@@ -103,6 +106,7 @@ export class UserCacheService implements OnModuleInit {
       setting: user.setting ?? '',
       quotaWarningThreshold: Number(setting.quota_warning_threshold) || 0,
       sessionsValidAfter: Number(user.sessions_valid_after) || 0,
+      budget: parseBudget(user.budget),
     };
     this.byId.set(user.id, { snap, at: Date.now() });
     if (snap.accessTokenHash) this.byTokenHash.set(snap.accessTokenHash, user.id);

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
+import { Allow, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
 
 /** Type checks only; the account rules (lengths, uniqueness) live in the services with the spec's messages. */
 export class CreateUserDto {
@@ -19,6 +19,11 @@ export class UpdateUserDto {
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   original_quota?: number;
+  @ApiPropertyOptional({
+    description: 'caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}}',
+  })
+  @Allow()
+  budget?: unknown;
 }
 
 export class ManageUserDto {

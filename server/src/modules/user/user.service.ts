@@ -11,6 +11,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { LogType, Role, User, UserStatus } from '../../database/entities';
+import { budgetText, checkBudget } from '../budget/budget-rules';
 import { LogService } from '../log/log.service';
 import { OptionService } from '../option/option.service';
 import type { MessageKey } from '../../common/i18n/messages';
@@ -196,6 +197,7 @@ export class UserService {
       group?: unknown;
       quota?: unknown;
       original_quota?: unknown;
+      budget?: unknown;
     },
   ): Promise<UserView> {
     const user = await this.mustFind(Number(input.id));
@@ -219,6 +221,10 @@ export class UserService {
       if (typeof input.group !== 'string' || !input.group.trim() || input.group.length > 64)
         throw fail('group_invalid');
       if (input.group.trim() !== user.group) changes.group = input.group.trim();
+    }
+    if (input.budget !== undefined) {
+      const budget = budgetText(checkBudget(input.budget) ?? null);
+      if (budget !== (user.budget ?? null)) changes.budget = budget;
     }
     let delta = 0;
     let expected: number | null = null;

@@ -1,4 +1,5 @@
 import { User } from '../../database/entities';
+import { Budget, parseBudget } from '../budget/budget-rules';
 
 /** A user as the API shows it: never the password hash or the access token. */
 export interface UserView {
@@ -25,6 +26,8 @@ export interface UserView {
   setting: string;
   created_at: number;
   DeletedAt: string | null;
+  /** Quota and request caps per day, week and month (0 = none); null = no budget. Usage: GET /api/budget/self, /api/budget/user/:id. */
+  budget: Budget | null;
 }
 
 /** Keys of the user's own notification settings that are secret: kept but not shown. */
@@ -66,5 +69,6 @@ export function toUserView(u: User): UserView {
     setting: publicSetting(u.setting),
     created_at: u.created_at,
     DeletedAt: u.deleted_at ? new Date(u.deleted_at * 1000).toISOString() : null,
+    budget: parseBudget(u.budget),
   };
 }

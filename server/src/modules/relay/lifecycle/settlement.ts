@@ -11,6 +11,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Hold, IN_PROGRESS, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing/quota-ledger.service';
 import { clampQuota, fixedQuota, reserveQuota, usageQuota } from '../../billing/pricing';
+import { BudgetService } from '../../budget/budget.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { OptionService } from '../../option/option.service';
 import type { ChannelSnapshot } from '../channel-selector';
@@ -23,6 +24,7 @@ import type { JsonObject, UsageCounts } from '../types';
 import { emptyUsage } from '../types';
 import type { Outcome } from '../respond/outcome';
 import type { Attempt } from './attempt-plan';
+import { admitBudget, releaseBudget, settleBudget } from './budget';
 import { consumeDraft, errorDraft } from './log-draft';
 
 const TRUST_FACTOR = 100;
@@ -38,6 +40,7 @@ export class RelaySettlement {
     private readonly health: ChannelHealthService,
     private readonly limits: RateLimitService,
     private readonly scoped: ScopedLimitService,
+    private readonly budgets: BudgetService,
   ) {}
 
   /** The user's balance must be above zero before anything else is decided (403 otherwise). */
@@ -53,6 +56,7 @@ export class RelaySettlement {
     const fixed = ctx.price.modelPrice >= 0;
     // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
     const bound = fixed ? fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptBound, maxTokens, preConsumed);
+    await admitBudget(this.budgets, ctx, () => (fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed)));
     try {
       const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
       if (tokenTrusted) {
@@ -65,6 +69,7 @@ export class RelaySettlement {
       const held = this.draft(ctx, null, 0, emptyUsage(), { hold_token: payer.tokenId > 0 && !payer.tokenUnlimited });
       return await this.ledger.reserve(payer, reserve, held);
     } catch (err) {
+      releaseBudget(this.budgets, ctx);
       if (err instanceof InsufficientQuota) throw relayFail(403, err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient', {}, 'insufficient_quota');
       throw err;
     }
@@ -73,6 +78,7 @@ export class RelaySettlement {
   /** Charges a served call its full price: one consume log, counters, limits and notifications. */
   settle(ctx: RelayContext, hold: Hold, a: Attempt, o: Outcome, tried: number[]): void {
     const charged = ctx.price.modelPrice >= 0 ? fixedCharge(ctx) : usageQuota(ctx.price, o.usage);
+    settleBudget(this.budgets, ctx, charged);
     this.metrics.settled(ctx.model, a.channel.id, charged, o.usage.prompt_tokens, o.usage.completion_tokens, ctx.stream ? o.firstTokenMs : 0);
     const other: Record<string, unknown> = { ...o.extra, frt: o.firstTokenMs, admin_info: { use_channel: tried } };
     if (a.upstreamModel !== ctx.model) {
@@ -98,6 +104,7 @@ export class RelaySettlement {
 
   /** Gives a call no channel served its whole reservation back, with an error log naming the last failure. */
   refund(ctx: RelayContext, hold: Hold, channel: ChannelSnapshot | null, e: RelayError, tried: number[]): void {
+    releaseBudget(this.budgets, ctx);
     this.ledger.settle({
       hold,
       channelId: channel?.id ?? 0,

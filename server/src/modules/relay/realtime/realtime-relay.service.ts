@@ -25,11 +25,13 @@ import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
 import { usageQuota } from '../../billing/pricing';
 import { QuotaLedgerService } from '../../billing/quota-ledger.service';
+import { BudgetService } from '../../budget/budget.service';
 import { OptionService } from '../../option/option.service';
 import { ChannelHealthService } from '../channel-health.service';
 import { ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
 import { RelayError, relayFail, sanitizeUpstreamText, toRelayError } from '../errors';
 import { RelayAdmission } from '../lifecycle/admission';
+import { admitBudget, budgetError, budgetParty, releaseBudget } from '../lifecycle/budget';
 import { Failover } from '../lifecycle/failover';
 import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
@@ -109,6 +111,7 @@ export class RealtimeRelay implements OnModuleDestroy {
     readonly ledger: QuotaLedgerService,
     readonly health: ChannelHealthService,
     readonly limits: RateLimitService,
+    readonly budgets: BudgetService,
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
     this.handshakeMs = config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : 30_000;
@@ -225,6 +228,8 @@ export class RealtimeRelay implements OnModuleDestroy {
       if ((await this.ledger.balanceOf(ctx.user.id)) <= 0)
         throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
       await this.admission.limit(ctx, null);
+      // A session is one request of the budgets; each response's charge is added when it is billed.
+      await admitBudget(this.budgets, ctx, () => 0);
     } catch (err) {
       return refuse(toRelayError(err));
     }
@@ -233,11 +238,13 @@ export class RealtimeRelay implements OnModuleDestroy {
     try {
       opened = await this.connect(ctx, socket);
     } catch (err) {
+      releaseBudget(this.budgets, ctx);
       if (err instanceof ClientGone) return;
       return refuse(toRelayError(err));
     }
     const { upstream } = opened;
     if (socket.destroyed || this.closing) {
+      releaseBudget(this.budgets, ctx);
       upstream.close(1000);
       if (!socket.destroyed)
         refuse(new RelayError(503, 'relay_upstream_failed', { reason: 'shutting down' }));
@@ -252,7 +259,10 @@ export class RealtimeRelay implements OnModuleDestroy {
       const session = new RealtimeSession(this, ctx, client, opened);
       this.sessions.add(session);
     });
-    if (!upgraded) upstream.close(1000);
+    if (!upgraded) {
+      releaseBudget(this.budgets, ctx);
+      upstream.close(1000);
+    }
   }
 
   /** Opens the upstream WebSocket, trying the next channel on a retryable handshake failure. */
@@ -592,6 +602,15 @@ class RealtimeSession {
     }
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
     void host.health.afterCharge(ctx.user, charged);
+    if (ctx.budget) {
+      // The response counts in full; a budget it fills ends the session (the next one is refused).
+      await host.budgets.add(ctx.budget, charged, budgetParty(ctx));
+      const full = await host.budgets.exhausted(ctx.budget, budgetParty(ctx));
+      if (full) {
+        const e = budgetError(full) as RelayError;
+        return void this.shutdown(1008, 'budget exhausted', errorEvent(e.messageIn(ctx.req.lang), 'budget_exhausted', 'rate_limit_error'));
+      }
+    }
 
     const userSpent = balance - charged <= 0;
     const tokenSpent = !!ctx.token && !ctx.token.unlimited && ctx.token.remainQuota <= 0;

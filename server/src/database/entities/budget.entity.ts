@@ -1,0 +1,17 @@
+import { Entity, PrimaryColumn } from 'typeorm';
+import { BigIntColumn } from '../columns';
+
+/**
+ * One budget counter: the quota charged (plus the holds of calls in flight) and the calls of one scope
+ * (token, user or group) in one calendar period. `subject` is the token or user id, or the group name.
+ */
+@Entity('budget_usage')
+export class BudgetUsage {
+  @PrimaryColumn({ type: 'varchar', length: 8 }) scope!: string;
+  @PrimaryColumn({ type: 'varchar', length: 64 }) subject!: string;
+  @PrimaryColumn({ type: 'varchar', length: 8 }) period!: string;
+  @BigIntColumn({ name: 'period_start', primary: true }) period_start!: number;
+  @BigIntColumn() quota!: number;
+  @BigIntColumn() requests!: number;
+  @BigIntColumn({ name: 'updated_at' }) updated_at!: number;
+}
