@@ -17,6 +17,7 @@ import {
   assertBrowserPrerequisites,
   CONSOLE_DIST,
   launchChromium,
+  screenshotPath,
   type BrowserHarness,
   watchErrors,
 } from './browser-harness';
@@ -84,6 +85,45 @@ const SCROLL_AREAS_PROBE = `(() => {
     if (el.scrollWidth > el.clientWidth + 1) out.push((el.className || el.tagName).toString().slice(0, 60) + ' ' + el.scrollWidth + '>' + el.clientWidth);
   }
   return out;
+})()`;
+
+/**
+ * The list area of a page on a phone: how it is laid out (`cards` for a responsive table, `list-cards`
+ * for a page's own cards), anything inside it that needs a sideways scroll or sticks out of it, and each
+ * row card's width and text. Runs in the page.
+ */
+const PHONE_LIST_PROBE = `(() => {
+  const area = document.querySelector('main [data-layout], main [data-testid="list-cards"]');
+  if (!area) return null;
+  const box = area.getBoundingClientRect();
+  const scrolling = [];
+  for (const el of [area, ...area.querySelectorAll('*')]) {
+    const style = getComputedStyle(el);
+    if (style.display === 'none') continue;
+    const rect = el.getBoundingClientRect();
+    if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) scrolling.push(el.tagName.toLowerCase() + ' scrolls ' + el.scrollWidth + '>' + el.clientWidth);
+    if (rect.width > 0 && rect.right > box.right + 1) scrolling.push(el.tagName.toLowerCase() + ' sticks out to ' + Math.round(rect.right) + ' > ' + Math.round(box.right));
+    if (scrolling.length > 5) break;
+  }
+  const rows = area.getAttribute('data-testid') === 'list-cards'
+    ? [...area.children].filter((el) => el.tagName !== 'P')
+    : [...area.querySelectorAll('tbody > tr')].filter((tr) => !tr.querySelector(':scope > td[colspan]'));
+  return {
+    layout: area.getAttribute('data-layout') ?? 'list-cards',
+    headerShown: !!area.querySelector('thead') && getComputedStyle(area.querySelector('thead')).display !== 'none',
+    scrolling,
+    cards: rows.map((row) => ({
+      display: getComputedStyle(row).display,
+      width: Math.round(row.getBoundingClientRect().width),
+      areaWidth: Math.round(box.width),
+      // Each field as "label: value", the label being what the phone layout writes before the cell.
+      text: [...row.children].map((cell) => {
+        const before = getComputedStyle(cell, '::before').content;
+        const label = before && before !== 'none' && before !== 'normal' ? JSON.parse(before) + ': ' : '';
+        return getComputedStyle(cell).display === 'none' ? '' : label + cell.innerText.replace(/\\s+/g, ' ').trim();
+      }).filter(Boolean).join('\\n'),
+    })),
+  };
 })()`;
 
 describe('every console route: layout at desktop and phone widths, one language (real server, Chromium)', () => {
@@ -189,6 +229,57 @@ describe('every console route: layout at desktop and phone widths, one language 
       expect(pageErrors).toEqual([]);
     }, 240_000);
   }
+
+  it('phone 390×844: admin lists are cards of labelled fields, with no sideways scroll', async () => {
+    const page = await openSignedIn('en-US', { width: 390, height: 844 });
+    // Each list, and what its first card must show in words (its key fields, each under its label).
+    const lists: [string, string[]][] = [
+      ['/channel', ['Name: main-openai', 'Status: Enabled', 'Type: OpenAI', 'TEST']],
+      ['/user', ['Username: alice', 'Role: Ordinary user', 'Status: Activated', 'EDIT']],
+      ['/log', ['Time: 20', 'Type: Top-up', 'Details: Topped up']],
+      ['/redemption', ['Name: welcome', 'Status: Used', 'COPY']],
+      ['/token', ['root-key']],
+      ['/task', []],
+      ['/midjourney', []],
+    ];
+    const problems: string[] = [];
+    for (const [path, expected] of lists) {
+      await settled(page, path);
+      const found = await page.evaluate<{
+        layout: string;
+        headerShown: boolean;
+        scrolling: string[];
+        cards: { display: string; width: number; areaWidth: number; text: string }[];
+      } | null>(PHONE_LIST_PROBE);
+      if (!found) {
+        problems.push(`${path}: no list area`);
+        continue;
+      }
+      if (found.layout === 'table') problems.push(`${path}: still a table on a phone`);
+      if (found.headerShown) problems.push(`${path}: the table header is still shown`);
+      if (found.scrolling.length) problems.push(`${path}: ${found.scrolling.join('; ')}`);
+      for (const card of found.cards) {
+        if (card.display !== 'block' && card.display !== 'flex')
+          problems.push(`${path}: a row is "${card.display}"`);
+        if (card.width > card.areaWidth)
+          problems.push(`${path}: a card is ${card.width} px in ${card.areaWidth} px`);
+      }
+      if (expected.length) {
+        const first = found.cards[0]?.text ?? '';
+        if (!first) problems.push(`${path}: no card`);
+        for (const text of expected) {
+          if (!first.includes(text))
+            problems.push(`${path}: the first card lacks "${text}": ${JSON.stringify(first)}`);
+        }
+      }
+      await page.screenshot({
+        path: screenshotPath(`phone-list${path.replace(/\//g, '-')}`),
+        fullPage: true,
+      });
+    }
+    expect(problems).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 
   it('English console: no Chinese text on any page, server messages and log details included', async () => {
     // The visitor's browser prefers Chinese; the console was switched to English.

@@ -6,24 +6,20 @@ import {
   LinearProgress,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TablePagination,
   TableRow,
   TextField,
   Typography,
-  useMediaQuery,
 } from '@mui/material';
 import type { TFunction } from 'i18next';
 import { describeApiError } from '../api/describe-api-error';
 import { useConsoleStorage } from '../provider/console-context';
 import { LIST_PAGE_SIZE_KEY, LIST_PAGE_SIZES, listPageSize } from './page-size';
+import { usePhoneLayout } from './phone-layout';
+import { ResponsiveTable, type PhoneColumn } from './responsive-table';
 
-/** Screens this narrow (or narrower) show lists as cards, without sideways scrolling. */
-export const PHONE_MEDIA_QUERY = '(max-width:600px)';
+export { PHONE_MEDIA_QUERY, usePhoneLayout } from './phone-layout';
 
 export interface Paging {
   /** 1-based. */
@@ -50,11 +46,6 @@ export function usePaging(): Paging {
       setPage(1);
     },
   };
-}
-
-/** True on phones (≤ 600 px wide). */
-export function usePhoneLayout(): boolean {
-  return useMediaQuery(PHONE_MEDIA_QUERY, { noSsr: true });
 }
 
 /**
@@ -178,8 +169,10 @@ export interface ListTableProps {
   leadingHead?: ReactNode;
   /** The body rows. */
   children: ReactNode;
-  /** Shown instead of the table on phones (≤ 600 px), when given. */
+  /** Shown instead of the table on phones (≤ 600 px), when given; otherwise each row becomes a card. */
   cards?: ReactNode;
+  /** How columns show in the phone's row cards (by column key): 'wide' under their label, 'hide' left out. */
+  phoneColumns?: Readonly<Record<string, PhoneColumn>>;
   query: ListQueryState;
   paging: Paging;
   onPageChange?: (page: number) => void;
@@ -211,28 +204,27 @@ export function ListTable(props: ListTableProps) {
             )}
           </Stack>
         ) : (
-          <TableContainer>
-            <Table size="small" aria-label={props.label} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
-              <TableHead>
-                <TableRow>
-                  {props.leadingHead}
-                  {props.columns.map((key) => (
-                    <TableCell key={key}>{t(`columns.${key}`)}</TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {props.children}
-                {empty && (
-                  <TableRow>
-                    <TableCell colSpan={columnCount} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <ResponsiveTable
+            label={props.label}
+            tableSx={{ '& th': { whiteSpace: 'nowrap' } }}
+            columns={[
+              ...(props.leadingHead ? [{ key: '_leading', label: '', head: props.leadingHead }] : []),
+              ...props.columns.map((key) => ({
+                key,
+                label: t(`columns.${key}`),
+                phone: props.phoneColumns?.[key],
+              })),
+            ]}
+          >
+            {props.children}
+            {empty && (
+              <TableRow>
+                <TableCell colSpan={columnCount} align="center">
+                  {t('empty')}
+                </TableCell>
+              </TableRow>
+            )}
+          </ResponsiveTable>
         )}
         <ListPagination
           t={t}

@@ -16,11 +16,7 @@ import {
   Stack,
   Switch,
   Tab,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tabs,
   TextField,
@@ -32,6 +28,7 @@ import { UserRole } from '../../api/api-types';
 import { formatCurrency } from '../../format/quota';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { ListPagination, usePaging } from '../../components/list-page';
+import { ResponsiveTable, type PhoneColumn } from '../../components/responsive-table';
 import { useConsoleStorage, useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
@@ -85,6 +82,13 @@ import {
   type Channel,
   type ChannelTagRow,
 } from './channels-api';
+
+/** On phones a channel card leaves out the priority and weight editors; its buttons go under their label. */
+const PHONE_COLUMNS: Partial<Record<ColumnKey, PhoneColumn>> = {
+  priority: 'hide',
+  weight: 'hide',
+  actions: 'wide',
+};
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
@@ -386,14 +390,14 @@ function ChannelsAdmin({ t }: { t: Translate }) {
 
         <Paper>
           {list.isFetching && <LinearProgress />}
-          <TableContainer>
-            <Table
-              size="small"
-              aria-label={t('title')}
-              sx={{ '& td, & th': { px: 1 }, '& td .MuiButton-root': { minWidth: 0, px: 0.75 } }}
-            >
-              <TableHead>
-                <TableRow>
+          <ResponsiveTable
+            label={t('title')}
+            tableSx={{ '& td, & th': { px: 1 }, '& td .MuiButton-root': { minWidth: 0, px: 0.75 } }}
+            columns={[
+              {
+                key: 'select',
+                label: '',
+                head: (
                   <TableCell padding="checkbox">
                     <Checkbox
                       size="small"
@@ -409,66 +413,63 @@ function ChannelsAdmin({ t }: { t: Translate }) {
                       slotProps={{ input: { 'aria-label': t('toolbar.selectAll') } }}
                     />
                   </TableCell>
-                  {shown.map((key) => (
-                    <TableCell key={key}>{t(`columns.${key}`)}</TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((row) =>
-                  isTagRow(row) ? (
-                    <Fragment key={`tag-${row.tag}`}>
-                      <TagRowView
+                ),
+              },
+              ...shown.map((key) => ({ key, label: t(`columns.${key}`), phone: PHONE_COLUMNS[key] })),
+            ]}
+          >
+            {items.map((row) =>
+              isTagRow(row) ? (
+                <Fragment key={`tag-${row.tag}`}>
+                  <TagRowView
+                    {...rowProps}
+                    row={row}
+                    expanded={expanded.includes(row.tag)}
+                    onToggle={() =>
+                      setExpanded((current) =>
+                        current.includes(row.tag)
+                          ? current.filter((tag) => tag !== row.tag)
+                          : [...current, row.tag],
+                      )
+                    }
+                    onEdit={() => setEditingTag(row)}
+                  />
+                  {expanded.includes(row.tag) &&
+                    row.children.map((child) => (
+                      <ChannelRowView
+                        key={child.id}
                         {...rowProps}
-                        row={row}
-                        expanded={expanded.includes(row.tag)}
-                        onToggle={() =>
-                          setExpanded((current) =>
-                            current.includes(row.tag)
-                              ? current.filter((tag) => tag !== row.tag)
-                              : [...current, row.tag],
-                          )
-                        }
-                        onEdit={() => setEditingTag(row)}
+                        channel={child}
+                        child
+                        onEdit={() => setDrawer({ open: true, id: child.id })}
+                        onTestWithModel={() => setTesting(child)}
+                        onCopy={() => setCopying(child)}
+                        onUpstream={() => setUpstream(child)}
+                        onDelete={() => setPending({ kind: 'delete', channel: child })}
                       />
-                      {expanded.includes(row.tag) &&
-                        row.children.map((child) => (
-                          <ChannelRowView
-                            key={child.id}
-                            {...rowProps}
-                            channel={child}
-                            child
-                            onEdit={() => setDrawer({ open: true, id: child.id })}
-                            onTestWithModel={() => setTesting(child)}
-                            onCopy={() => setCopying(child)}
-                            onUpstream={() => setUpstream(child)}
-                            onDelete={() => setPending({ kind: 'delete', channel: child })}
-                          />
-                        ))}
-                    </Fragment>
-                  ) : (
-                    <ChannelRowView
-                      key={row.id}
-                      {...rowProps}
-                      channel={row}
-                      onEdit={() => setDrawer({ open: true, id: row.id })}
-                      onTestWithModel={() => setTesting(row)}
-                      onCopy={() => setCopying(row)}
-                      onUpstream={() => setUpstream(row)}
-                      onDelete={() => setPending({ kind: 'delete', channel: row })}
-                    />
-                  ),
-                )}
-                {!list.isFetching && items.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={shown.length + 1} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
+                    ))}
+                </Fragment>
+              ) : (
+                <ChannelRowView
+                  key={row.id}
+                  {...rowProps}
+                  channel={row}
+                  onEdit={() => setDrawer({ open: true, id: row.id })}
+                  onTestWithModel={() => setTesting(row)}
+                  onCopy={() => setCopying(row)}
+                  onUpstream={() => setUpstream(row)}
+                  onDelete={() => setPending({ kind: 'delete', channel: row })}
+                />
+              ),
+            )}
+            {!list.isFetching && items.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={shown.length + 1} align="center">
+                  {t('empty')}
+                </TableCell>
+              </TableRow>
+            )}
+          </ResponsiveTable>
           <ListPagination t={t} paging={paging} total={list.data?.total ?? 0} />
         </Paper>
       </Stack>

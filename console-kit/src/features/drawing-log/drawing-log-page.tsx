@@ -12,11 +12,7 @@ import {
   Link,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -24,6 +20,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
+import { ResponsiveTable } from '../../components/responsive-table';
 import { ListPagination, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -141,46 +138,42 @@ export function DrawingLogPage() {
 
         <Paper>
           {list.isFetching && <LinearProgress />}
-          <TableContainer>
-            <Table size="small" aria-label={t('title')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('columns.submitTime')}</TableCell>
-                  <TableCell>{t('columns.duration')}</TableCell>
-                  {admin && <TableCell>{t('columns.channel')}</TableCell>}
-                  <TableCell>{t('columns.action')}</TableCell>
-                  <TableCell>{t('columns.mjId')}</TableCell>
-                  <TableCell>{t('columns.code')}</TableCell>
-                  <TableCell>{t('columns.status')}</TableCell>
-                  <TableCell>{t('columns.progress')}</TableCell>
-                  <TableCell>{t('columns.image')}</TableCell>
-                  <TableCell>{t('columns.prompt')}</TableCell>
-                  <TableCell>{t('columns.promptEn')}</TableCell>
-                  <TableCell>{t('columns.failReason')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((task) => (
-                  <DrawingRow
-                    key={task.id}
-                    task={task}
-                    admin={admin}
-                    t={t}
-                    onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
-                    onText={(title, body, mono = false) => setText({ title, body, mono })}
-                    onImage={setImage}
-                  />
-                ))}
-                {!list.isFetching && items.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={admin ? 12 : 11} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <ResponsiveTable
+            label={t('title')}
+            columns={[
+              { key: 'submitTime', label: t('columns.submitTime') },
+              { key: 'duration', label: t('columns.duration'), phone: 'hide' as const },
+              ...(admin ? [{ key: 'channel', label: t('columns.channel') }] : []),
+              { key: 'action', label: t('columns.action') },
+              { key: 'mjId', label: t('columns.mjId') },
+              { key: 'code', label: t('columns.code'), phone: 'hide' as const },
+              { key: 'status', label: t('columns.status') },
+              { key: 'progress', label: t('columns.progress') },
+              { key: 'image', label: t('columns.image') },
+              { key: 'prompt', label: t('columns.prompt'), phone: 'wide' as const },
+              { key: 'promptEn', label: t('columns.promptEn'), phone: 'hide' as const },
+              { key: 'failReason', label: t('columns.failReason') },
+            ]}
+          >
+            {items.map((task) => (
+              <DrawingRow
+                key={task.id}
+                task={task}
+                admin={admin}
+                t={t}
+                onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
+                onText={(title, body, mono = false) => setText({ title, body, mono })}
+                onImage={setImage}
+              />
+            ))}
+            {!list.isFetching && items.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={admin ? 12 : 11} align="center">
+                  {t('empty')}
+                </TableCell>
+              </TableRow>
+            )}
+          </ResponsiveTable>
           <ListPagination t={t} paging={paging} total={total} />
         </Paper>
       </Stack>

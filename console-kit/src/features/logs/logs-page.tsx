@@ -20,8 +20,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   TextField,
   Tooltip,
@@ -32,6 +30,7 @@ import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { ListPagination, usePaging } from '../../components/list-page';
+import { ResponsiveTable, type PhoneColumn } from '../../components/responsive-table';
 import { useConsoleStorage } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
@@ -63,6 +62,9 @@ import { useListLogsQuery, useLogStatQuery, useUserSummaryQuery } from './logs-a
 import { LogExportButton } from '../reports/log-export-button';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
+
+/** On phones a log card shows the details under their label and leaves the retry chain to the expanded row. */
+const PHONE_COLUMNS: Partial<Record<LogColumn, PhoneColumn>> = { details: 'wide', retry: 'hide' };
 
 /** The usage log (/log): stat chips, filters, type dropdown, column settings, expandable rows. */
 export function LogsPage() {
@@ -142,7 +144,7 @@ export function LogsPage() {
       size="small"
       value={draft[field]}
       onChange={(event) => setDraft({ ...draft, [field]: event.target.value })}
-      sx={{ minWidth: { sm: 150 } }}
+      sx={{ minWidth: { sm: 150 }, width: { xs: '100%', sm: 'auto' } }}
     />
   );
 
@@ -191,7 +193,7 @@ export function LogsPage() {
                   helperText={channelInvalid ? t('filters.channelInvalid') : undefined}
                   onChange={(event) => setDraft({ ...draft, channel: event.target.value })}
                   slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-                  sx={{ minWidth: { sm: 120 } }}
+                  sx={{ minWidth: { sm: 120 }, width: { xs: '100%', sm: 'auto' } }}
                 />
               )}
             </Stack>
@@ -238,45 +240,40 @@ export function LogsPage() {
 
         <Paper>
           {list.isFetching && <LinearProgress />}
-          <TableContainer>
-            {/* Tight cells and one-line headers and times: every default column fits a 1440 px screen. */}
-            <Table
-              size="small"
-              aria-label={t('title')}
-              sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-head': { whiteSpace: 'nowrap' } }}
-            >
-              <TableHead>
-                <TableRow>
-                  <TableCell padding="checkbox" />
-                  {visible.map((column) => (
-                    <TableCell key={column}>{t(`columns.${column}`)}</TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((entry) => (
-                  <LogRow
-                    key={entry.id}
-                    entry={entry}
-                    columns={visible}
-                    open={expanded.has(entry.id)}
-                    onToggle={() => toggle(entry.id)}
-                    onUserInfo={admin ? () => setUserInfoId(entry.user_id) : undefined}
-                    formatQuota={formatCallCost}
-                    quotaPerUnit={quotaOptions.quotaPerUnit}
-                    t={t}
-                  />
-                ))}
-                {!list.isFetching && items.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={visible.length + 1} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          {/* Tight cells and one-line headers and times: every default column fits a 1440 px screen. */}
+          <ResponsiveTable
+            label={t('title')}
+            tableSx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-head': { whiteSpace: 'nowrap' } }}
+            columns={[
+              { key: 'expand', label: '', head: <TableCell padding="checkbox" /> },
+              ...visible.map((column) => ({
+                key: column,
+                label: t(`columns.${column}`),
+                phone: PHONE_COLUMNS[column],
+              })),
+            ]}
+          >
+            {items.map((entry) => (
+              <LogRow
+                key={entry.id}
+                entry={entry}
+                columns={visible}
+                open={expanded.has(entry.id)}
+                onToggle={() => toggle(entry.id)}
+                onUserInfo={admin ? () => setUserInfoId(entry.user_id) : undefined}
+                formatQuota={formatCallCost}
+                quotaPerUnit={quotaOptions.quotaPerUnit}
+                t={t}
+              />
+            ))}
+            {!list.isFetching && items.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={visible.length + 1} align="center">
+                  {t('empty')}
+                </TableCell>
+              </TableRow>
+            )}
+          </ResponsiveTable>
           <ListPagination t={t} paging={paging} total={total} onPageChange={() => setExpanded(new Set())} />
         </Paper>
       </Stack>

@@ -122,7 +122,14 @@ function RedemptionsAdmin() {
           <ListSearchField t={t} name="keyword" value={keyword} onChange={setKeyword} />
         </ListSearchBar>
 
-        <ListTable t={t} label={t('title')} columns={COLUMNS} query={list} paging={paging}>
+        <ListTable
+          t={t}
+          label={t('title')}
+          columns={COLUMNS}
+          phoneColumns={{ created: 'hide', actions: 'wide' }}
+          query={list}
+          paging={paging}
+        >
           {items.map((code) => {
             const status = redemptionStatusName(code);
             const actions = redemptionActions(code);

@@ -13,11 +13,7 @@ import {
   Link,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -25,6 +21,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
+import { ResponsiveTable } from '../../components/responsive-table';
 import { ListPagination, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -120,48 +117,44 @@ export function TaskLogPage() {
 
         <Paper>
           {list.isFetching && <LinearProgress />}
-          <TableContainer>
-            <Table size="small" aria-label={t('title')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('columns.submitTime')}</TableCell>
-                  <TableCell>{t('columns.finishTime')}</TableCell>
-                  <TableCell>{t('columns.progress')}</TableCell>
-                  <TableCell>{t('columns.duration')}</TableCell>
-                  {admin && <TableCell>{t('columns.channel')}</TableCell>}
-                  <TableCell>{t('columns.platform')}</TableCell>
-                  <TableCell>{t('columns.action')}</TableCell>
-                  <TableCell>{t('columns.taskId')}</TableCell>
-                  <TableCell>{t('columns.status')}</TableCell>
-                  <TableCell>{t('columns.failReason')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((task) => (
-                  <TaskRow
-                    key={task.id}
-                    task={task}
-                    admin={admin}
-                    t={t}
-                    onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
-                    onRecord={() =>
-                      setModal({ title: t('modal.record'), body: JSON.stringify(task, null, 2), mono: true })
-                    }
-                    onFailReason={() =>
-                      setModal({ title: t('modal.failReason'), body: task.fail_reason, mono: false })
-                    }
-                  />
-                ))}
-                {!list.isFetching && items.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={admin ? 10 : 9} align="center">
-                      {t('empty')}
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <ResponsiveTable
+            label={t('title')}
+            columns={[
+              { key: 'submitTime', label: t('columns.submitTime') },
+              { key: 'finishTime', label: t('columns.finishTime'), phone: 'hide' as const },
+              { key: 'progress', label: t('columns.progress') },
+              { key: 'duration', label: t('columns.duration'), phone: 'hide' as const },
+              ...(admin ? [{ key: 'channel', label: t('columns.channel') }] : []),
+              { key: 'platform', label: t('columns.platform') },
+              { key: 'action', label: t('columns.action') },
+              { key: 'taskId', label: t('columns.taskId') },
+              { key: 'status', label: t('columns.status') },
+              { key: 'failReason', label: t('columns.failReason') },
+            ]}
+          >
+            {items.map((task) => (
+              <TaskRow
+                key={task.id}
+                task={task}
+                admin={admin}
+                t={t}
+                onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
+                onRecord={() =>
+                  setModal({ title: t('modal.record'), body: JSON.stringify(task, null, 2), mono: true })
+                }
+                onFailReason={() =>
+                  setModal({ title: t('modal.failReason'), body: task.fail_reason, mono: false })
+                }
+              />
+            ))}
+            {!list.isFetching && items.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={admin ? 10 : 9} align="center">
+                  {t('empty')}
+                </TableCell>
+              </TableRow>
+            )}
+          </ResponsiveTable>
           <ListPagination t={t} paging={paging} total={total} />
         </Paper>
       </Stack>

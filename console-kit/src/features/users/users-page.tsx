@@ -132,7 +132,14 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
           </TextField>
         </ListSearchBar>
 
-        <ListTable t={t} label={t('title')} columns={COLUMNS} query={list} paging={paging}>
+        <ListTable
+          t={t}
+          label={t('title')}
+          columns={COLUMNS}
+          phoneColumns={{ invite: 'hide', actions: 'wide' }}
+          query={list}
+          paging={paging}
+        >
           {items.map((user) => (
             <UserRow
               key={user.id}
