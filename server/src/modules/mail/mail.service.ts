@@ -16,7 +16,7 @@ export class MailService {
 
   async send(to: string, subject: string, html: string): Promise<void> {
     if (!this.configured()) throw fail('smtp_not_configured');
-    const port = this.options.num('SMTPPort') || 587;
+    const port = this.options.num('SMTPPort');
     const transport = createTransport({
       host: this.options.get('SMTPServer'),
       port,

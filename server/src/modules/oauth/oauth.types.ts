@@ -1,3 +1,5 @@
+import type { BoolOptionKey } from '../option/option-definitions';
+
 /** Providers whose sign-in is a browser redirect to the provider and back to the console's /oauth/{type}. */
 export type RedirectProvider = 'github' | 'oidc' | 'linuxdo';
 /** Every kind of third-party identity a user can bind (a column of the user row each). */
@@ -15,7 +17,7 @@ export const PROVIDER_LABEL: Record<IdentityKind, string> = {
 };
 
 /** The option that switches each provider on. */
-export const ENABLED_OPTION: Record<IdentityKind, string> = {
+export const ENABLED_OPTION: Record<IdentityKind, BoolOptionKey> = {
   github: 'GitHubOAuthEnabled',
   oidc: 'oidc.enabled',
   linuxdo: 'LinuxDOOAuthEnabled',

@@ -13,9 +13,9 @@ export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'text' | 'url' | 
 /** A validation failure: a message key plus its parameters. */
 export type OptionProblem = { key: MessageKey; params?: Record<string, unknown> };
 
-export interface OptionDef {
-  key: string;
-  kind: OptionKind;
+export interface OptionDef<K extends string = string, Kind extends OptionKind = OptionKind> {
+  key: K;
+  kind: Kind;
   default: string;
   /** Write-only, encrypted at rest, never returned. */
   secret?: boolean;
@@ -30,19 +30,22 @@ export interface OptionDef {
   normalize?: (raw: string) => string;
 }
 
-const bool = (key: string, dflt: boolean, extra: Partial<OptionDef> = {}): OptionDef => ({
+/** What a definition may add to its kind's defaults. */
+type Extra = Omit<Partial<OptionDef>, 'key' | 'kind'>;
+
+const bool = <K extends string>(key: K, dflt: boolean, extra: Extra = {}): OptionDef<K, 'bool'> => ({
   key,
   kind: 'bool',
   default: String(dflt),
   ...extra,
 });
-const int = (
-  key: string,
+const int = <K extends string>(
+  key: K,
   dflt: number,
   min: number,
   max: number,
-  extra: Partial<OptionDef> = {},
-): OptionDef => ({
+  extra: Extra = {},
+): OptionDef<K, 'int'> => ({
   key,
   kind: 'int',
   default: String(dflt),
@@ -50,13 +53,13 @@ const int = (
   max,
   ...extra,
 });
-const float = (
-  key: string,
+const float = <K extends string>(
+  key: K,
   dflt: number,
   min: number,
   max: number,
-  extra: Partial<OptionDef> = {},
-): OptionDef => ({
+  extra: Extra = {},
+): OptionDef<K, 'float'> => ({
   key,
   kind: 'float',
   default: String(dflt),
@@ -64,14 +67,14 @@ const float = (
   max,
   ...extra,
 });
-const str = (key: string, dflt = '', extra: Partial<OptionDef> = {}): OptionDef => ({
+const str = <K extends string>(key: K, dflt = '', extra: Extra = {}): OptionDef<K, 'string'> => ({
   key,
   kind: 'string',
   default: dflt,
   maxLength: 1024,
   ...extra,
 });
-const text = (key: string, dflt = '', extra: Partial<OptionDef> = {}): OptionDef => ({
+const text = <K extends string>(key: K, dflt = '', extra: Extra = {}): OptionDef<K, 'text'> => ({
   key,
   kind: 'text',
   default: dflt,
@@ -79,7 +82,7 @@ const text = (key: string, dflt = '', extra: Partial<OptionDef> = {}): OptionDef
   ...extra,
 });
 const stripSlash = (s: string) => s.trim().replace(/\/+$/, '');
-const url = (key: string, extra: Partial<OptionDef> = {}): OptionDef => ({
+const url = <K extends string>(key: K, extra: Extra = {}): OptionDef<K, 'url'> => ({
   key,
   kind: 'url',
   default: '',
@@ -87,12 +90,12 @@ const url = (key: string, extra: Partial<OptionDef> = {}): OptionDef => ({
   normalize: stripSlash,
   ...extra,
 });
-const json = (
-  key: string,
+const json = <K extends string>(
+  key: K,
   dflt: unknown,
   check: OptionDef['check'],
-  extra: Partial<OptionDef> = {},
-): OptionDef => ({
+  extra: Extra = {},
+): OptionDef<K, 'json'> => ({
   key,
   kind: 'json',
   default: JSON.stringify(dflt),
@@ -221,7 +224,11 @@ const DEFAULT_KEYWORDS = [
 const ROOT = { rootOnly: true } as const;
 const SECRET = { rootOnly: true, secret: true } as const;
 
-export const OPTION_DEFINITIONS: OptionDef[] = [
+/**
+ * Every runtime setting: its key, kind, default, bounds and checks. The definition's default is the one
+ * default; readers get the parsed value through OptionService, typed by the key's kind.
+ */
+export const OPTION_DEFINITIONS = [
   // access and sign-in
   bool('PasswordLoginEnabled', true),
   bool('PasswordRegisterEnabled', true),
@@ -409,11 +416,24 @@ export const OPTION_DEFINITIONS: OptionDef[] = [
   bool('general_setting.retry_timeout_same_channel', false),
   bool('general_setting.ping_interval_enabled', false),
   int('general_setting.ping_interval_seconds', 60, 1, 3600),
-];
+] as const satisfies readonly OptionDef[];
 
-export const OPTION_INDEX: ReadonlyMap<string, OptionDef> = new Map(
+type DefinedOption = (typeof OPTION_DEFINITIONS)[number];
+/** Every option key. */
+export type OptionKey = DefinedOption['key'];
+/** The keys of options of the given kinds. */
+export type OptionKeyOf<Kind extends OptionKind> = Extract<DefinedOption, { kind: Kind }>['key'];
+export type BoolOptionKey = OptionKeyOf<'bool'>;
+export type NumberOptionKey = OptionKeyOf<'int' | 'float'>;
+export type TextOptionKey = OptionKeyOf<'string' | 'text' | 'url'>;
+export type JsonOptionKey = OptionKeyOf<'json'>;
+
+export const OPTION_INDEX: ReadonlyMap<string, OptionDef<OptionKey>> = new Map(
   OPTION_DEFINITIONS.map((d) => [d.key, d]),
 );
+
+/** Whether `key` names an option. */
+export const isOptionKey = (key: string): key is OptionKey => OPTION_INDEX.has(key);
 
 /** Keys the reset-model-ratio action restores to their built-in defaults. */
 export const PRICE_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const;
@@ -423,14 +443,21 @@ export function parseOptionValue(def: OptionDef, raw: string): unknown {
     case 'bool':
       return raw === 'true';
     case 'int':
-    case 'float':
-      return Number(raw);
-    case 'json':
+    case 'float': {
+      const n = raw.trim() === '' ? NaN : Number(raw);
+      return Number.isFinite(n) ? n : Number(def.default);
+    }
+    case 'json': {
+      // A stored value the definition would refuse (not JSON, or the wrong shape) reads as the default,
+      // so readers never need a fallback of their own.
+      let value: unknown;
       try {
-        return JSON.parse(raw);
+        value = JSON.parse(raw);
       } catch {
         return JSON.parse(def.default);
       }
+      return value === null || def.check?.(value, raw) ? JSON.parse(def.default) : value;
+    }
     default:
       return raw;
   }

@@ -9,7 +9,11 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { OptionRow, Role } from '../../database/entities';
 import {
+  BoolOptionKey,
+  JsonOptionKey,
+  NumberOptionKey,
   OPTION_DEFINITIONS,
+  OptionKey,
   OPTION_INDEX,
   OptionDef,
   parseOptionValue,
@@ -84,20 +88,22 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
     if (def.key === 'DefaultLanguage') setDefaultLang(value === 'en' ? 'en' : 'zh');
   }
 
-  get(key: string): string {
+  /** The stored text of any option (its definition's default until set). */
+  get(key: OptionKey): string {
     return this.raw.get(key) ?? '';
   }
 
-  bool(key: string): boolean {
+  bool(key: BoolOptionKey): boolean {
     return this.parsed.get(key) === true;
   }
 
-  num(key: string): number {
+  num(key: NumberOptionKey): number {
     const v = this.parsed.get(key);
     return typeof v === 'number' && Number.isFinite(v) ? v : 0;
   }
 
-  json<T>(key: string): T {
+  /** The parsed value of a JSON option; its shape was checked by the definition before it was stored. */
+  json<T>(key: JsonOptionKey): T {
     return this.parsed.get(key) as T;
   }
 

@@ -83,7 +83,7 @@ export async function snapshot(
     case 'option': {
       const def = OPTION_INDEX.get(id);
       if (!def) return null;
-      return { name: id, fields: { value: options.get(id) }, secret: def.secret ? ['value'] : [] };
+      return { name: id, fields: { value: options.get(def.key) }, secret: def.secret ? ['value'] : [] };
     }
     default:
       return null;

@@ -72,7 +72,7 @@ export class TopUpService {
 
   /** TopupGroupRatio of the group; a missing or zero ratio counts as 1. */
   groupRatio(group: string): number {
-    const map = this.options.json<Record<string, unknown>>('TopupGroupRatio') ?? {};
+    const map = this.options.json<Record<string, unknown>>('TopupGroupRatio');
     const r = Object.hasOwn(map, group) ? map[group] : undefined;
     return typeof r === 'number' && Number.isFinite(r) && r > 0 ? r : 1;
   }

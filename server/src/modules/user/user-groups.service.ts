@@ -23,13 +23,13 @@ export class UserGroupsService {
 
   /** The groups in GroupRatio (the admin's group list). */
   allGroups(): string[] {
-    return Object.keys(this.options.json<Record<string, number>>('GroupRatio') ?? {});
+    return Object.keys(this.options.json<Record<string, number>>('GroupRatio'));
   }
 
   /** UserUsableGroups plus the user's own group; `auto` (ratio null) when offered. */
   usableGroups(userGroup: string): Record<string, GroupInfo> {
-    const ratios = this.options.json<Record<string, number>>('GroupRatio') ?? {};
-    const usable = this.options.json<Record<string, string>>('UserUsableGroups') ?? {};
+    const ratios = this.options.json<Record<string, number>>('GroupRatio');
+    const usable = this.options.json<Record<string, string>>('UserUsableGroups');
     const out: Record<string, GroupInfo> = {};
     const autoOffered = 'auto' in usable || this.options.bool('DefaultUseAutoGroup');
     if (autoOffered) out.auto = { ratio: null, desc: usable.auto ?? '自动选择 / auto' };
@@ -47,10 +47,10 @@ export class UserGroupsService {
     let groups: string[];
     if (only) {
       if (!(only in usable)) throw fail('group_invalid');
-      groups = only === 'auto' ? (this.options.json<string[]>('AutoGroups') ?? []) : [only];
+      groups = only === 'auto' ? this.options.json<string[]>('AutoGroups') : [only];
     } else {
       groups = Object.keys(usable).filter((g) => g !== 'auto');
-      if ('auto' in usable) groups.push(...(this.options.json<string[]>('AutoGroups') ?? []));
+      if ('auto' in usable) groups.push(...this.options.json<string[]>('AutoGroups'));
     }
     if (!groups.length) return [];
     const rows = await this.ds
