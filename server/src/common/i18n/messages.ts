@@ -215,6 +215,10 @@ export const MESSAGES = {
     zh: '请求中的 {field} 无法转换到该渠道的接口格式，请去掉该字段或改用支持它的渠道',
     en: "The request's {field} cannot be carried to this channel's API format; remove it or use a channel that supports it",
   },
+  relay_field_not_carried: {
+    zh: '请求中的 {field} 无法转换到 {format} 格式的渠道，请去掉该字段或改用支持它的渠道',
+    en: "The request's {field} cannot be carried to a channel of the {format} format; remove it or use a channel that supports it",
+  },
   relay_sensitive: { zh: '输入包含敏感词：{word}', en: 'The input contains a sensitive word: {word}' },
   relay_rate_limited: {
     zh: '您已达到请求数限制：{minutes} 分钟内最多请求 {count} 次',

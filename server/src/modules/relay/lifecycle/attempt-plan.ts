@@ -91,7 +91,7 @@ export class AttemptPlanner {
     const mode = adapter && upstreamMode(adapter, req.mode);
     if (!adapter || !mode) throw relayFail(400, 'relay_mode_unsupported');
     const field = uncarried(ctx, adapter);
-    if (field) throw relayFail(400, 'relay_field_not_carried', field, 'unsupported_parameter');
+    if (field) throw relayFail(400, 'relay_field_not_carried', { ...field }, 'unsupported_parameter');
 
     const settings = this.adapterSettings();
     // The client's bytes go upstream when the body is theirs unchanged, or theirs with top-level

@@ -38,6 +38,7 @@ describe('anthropicToOpenAIRequest', () => {
       ],
       max_tokens: 100,
       temperature: 0.5,
+      top_k: 5,
       top_p: 0.9,
       stop: ['END'],
       user: 'u-1',

@@ -189,6 +189,8 @@ export function anthropicToOpenAIRequest(body: JsonObject): JsonObject {
   if (asNumber(body.max_tokens) !== undefined) out.max_tokens = body.max_tokens;
   if (asNumber(body.temperature) !== undefined) out.temperature = body.temperature;
   if (asNumber(body.top_p) !== undefined) out.top_p = body.top_p;
+  // Not an OpenAI field: it serves a Gemini channel (topK); an OpenAI channel refuses it before.
+  if (asNumber(body.top_k) !== undefined) out.top_k = body.top_k;
   const stop = asArray(body.stop_sequences).filter((s) => typeof s === 'string');
   if (stop.length > 0) out.stop = stop;
   if (typeof body.stream === 'boolean') out.stream = body.stream;
@@ -395,8 +397,10 @@ export function openAIToAnthropicRequest(body: JsonObject, opts: OpenAIToAnthrop
   // OpenAI allows up to 2, Anthropic up to 1.
   if (temperature !== undefined) out.temperature = Math.min(Math.max(temperature, 0), 1);
   if (asNumber(body.top_p) !== undefined) out.top_p = body.top_p;
+  // top_k of a Gemini (topK) or Anthropic caller, through the hub.
+  if (asNumber(body.top_k) !== undefined) out.top_k = body.top_k;
   if (typeof body.stream === 'boolean') out.stream = body.stream;
-  const user = asString(body.user);
+  const user = asString(body.user) ?? asString(body.safety_identifier);
   if (user !== undefined) out.metadata = { user_id: user };
   // response_format json_schema → output_config.format (json_object has no equivalent: refused before).
   const responseFormat = asObject(body.response_format);
@@ -408,9 +412,10 @@ export function openAIToAnthropicRequest(body: JsonObject, opts: OpenAIToAnthrop
   if (opts.thinkingBudgetPercentage !== undefined && effort !== undefined && effort !== 'none') {
     const budget = Math.max(1024, Math.floor(maxTokens * opts.thinkingBudgetPercentage));
     out.thinking = { type: 'enabled', budget_tokens: budget };
-    // Extended thinking refuses a temperature other than 1 and a narrowed top_p.
+    // Extended thinking refuses a temperature other than 1 and a narrowed top_p or top_k.
     delete out.temperature;
     delete out.top_p;
+    delete out.top_k;
   }
   return out;
 }

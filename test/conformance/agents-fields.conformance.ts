@@ -1,0 +1,626 @@
+import { CARRY_TABLES, FORMAT_NAMES } from '../../server/src/modules/relay/formats/carry';
+import type { WireFormat } from '../../server/src/modules/relay/types';
+import { MockUpstream } from '../mocks/mock-upstream';
+import { makeChannel, makeToken, setQuota } from '../support/relay-fixtures';
+import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
+
+/**
+ * Every request field a conversion between wire formats cannot carry is refused with a 400 in the
+ * caller's format naming the field and the channel's format (nothing sent upstream); a field with a
+ * counterpart reaches the channel mapped; a field that cannot change the answer is left out and the
+ * call served. For every inbound format × channel format, with the values callers really send.
+ */
+type Target = 'openai' | 'anthropic' | 'gemini';
+
+/** The channel of each format (Responses on an OpenAI-format channel without the Responses API: Dify). */
+const MODEL: Record<Target, string> = { openai: 'fld-openai', anthropic: 'fld-claude', gemini: 'fld-gemini' };
+const CHAT_ONLY_MODEL = 'fld-chat-only';
+
+interface Refusal {
+  /** The field of the carry table the case stands for. */
+  field: string;
+  /** What the caller adds to a minimal request. */
+  extra: Record<string, unknown>;
+  /** The refusal names it so. */
+  label: string;
+  to: Target[];
+}
+
+const FN_TOOL = { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } };
+const RESP_FN_TOOL = { type: 'function', name: 'f', parameters: { type: 'object', properties: {} } };
+const GEMINI_USER = { role: 'user', parts: [{ text: 'hi' }] };
+
+const REFUSALS: Record<WireFormat, Refusal[]> = {
+  openai: [
+    {
+      field: 'audio',
+      extra: { audio: { voice: 'alloy', format: 'wav' } },
+      label: 'audio',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'modalities',
+      extra: { modalities: ['text', 'audio'] },
+      label: 'modalities',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'frequency_penalty',
+      extra: { frequency_penalty: 0.5 },
+      label: 'frequency_penalty',
+      to: ['anthropic'],
+    },
+    {
+      field: 'presence_penalty',
+      extra: { presence_penalty: 0.5 },
+      label: 'presence_penalty',
+      to: ['anthropic'],
+    },
+    {
+      field: 'functions',
+      extra: { functions: [{ name: 'f', parameters: { type: 'object', properties: {} } }] },
+      label: 'functions',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'function_call',
+      extra: { function_call: 'auto' },
+      label: 'function_call',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'logit_bias',
+      extra: { logit_bias: { '50256': -100 } },
+      label: 'logit_bias',
+      to: ['anthropic', 'gemini'],
+    },
+    { field: 'logprobs', extra: { logprobs: true }, label: 'logprobs', to: ['anthropic'] },
+    { field: 'top_logprobs', extra: { top_logprobs: 2 }, label: 'top_logprobs', to: ['anthropic'] },
+    { field: 'n', extra: { n: 2 }, label: 'n (several choices)', to: ['anthropic'] },
+    { field: 'seed', extra: { seed: 7 }, label: 'seed', to: ['anthropic'] },
+    { field: 'store', extra: { store: true }, label: 'store', to: ['anthropic', 'gemini'] },
+    { field: 'verbosity', extra: { verbosity: 'low' }, label: 'verbosity', to: ['anthropic', 'gemini'] },
+    {
+      field: 'web_search_options',
+      extra: { web_search_options: {} },
+      label: 'web_search_options',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }],
+          },
+        ],
+      },
+      label: 'messages (input_audio content)',
+      to: ['anthropic'],
+    },
+    {
+      field: 'messages',
+      extra: { messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }] },
+      label: 'messages (file by file_id)',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'response_format',
+      extra: { response_format: { type: 'json_object' } },
+      label: 'response_format (json_object)',
+      to: ['anthropic'],
+    },
+    {
+      field: 'tool_choice',
+      extra: {
+        tools: [FN_TOOL],
+        tool_choice: {
+          type: 'allowed_tools',
+          allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'f' } }] },
+        },
+      },
+      label: 'tool_choice (type "allowed_tools")',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'tools',
+      extra: { tools: [{ type: 'custom', custom: { name: 'grammar' } }] },
+      label: 'tools (type "custom")',
+      to: ['anthropic', 'gemini'],
+    },
+  ],
+  responses: [
+    {
+      field: 'background',
+      extra: { background: true },
+      label: 'background',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'conversation',
+      extra: { conversation: 'conv_123' },
+      label: 'conversation',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'previous_response_id',
+      extra: { previous_response_id: 'resp_123' },
+      label: 'previous_response_id',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'prompt',
+      extra: { prompt: { id: 'pmpt_123' } },
+      label: 'prompt',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    { field: 'store', extra: { store: true }, label: 'store', to: ['openai', 'anthropic', 'gemini'] },
+    {
+      field: 'input',
+      extra: { input: [{ type: 'item_reference', id: 'msg_123' }] },
+      label: 'input (item type "item_reference")',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'tools',
+      extra: { tools: [{ type: 'web_search' }] },
+      label: 'tools (type "web_search")',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'tool_choice',
+      extra: {
+        tools: [RESP_FN_TOOL],
+        tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'f' }] },
+      },
+      label: 'tool_choice (type "allowed_tools")',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    { field: 'top_logprobs', extra: { top_logprobs: 2 }, label: 'top_logprobs', to: ['anthropic'] },
+    {
+      field: 'text',
+      extra: { text: { format: { type: 'json_object' } } },
+      label: 'text.format (json_object)',
+      to: ['anthropic'],
+    },
+    {
+      field: 'text',
+      extra: { text: { verbosity: 'low' } },
+      label: 'text.verbosity',
+      to: ['anthropic', 'gemini'],
+    },
+  ],
+  anthropic: [
+    {
+      field: 'container',
+      extra: { container: 'container_123' },
+      label: 'container',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'inference_geo',
+      extra: { inference_geo: 'us' },
+      label: 'inference_geo',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'mcp_servers',
+      extra: { mcp_servers: [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'docs' }] },
+      label: 'mcp_servers',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'compaction',
+      extra: { compaction: { type: 'enabled' } },
+      label: 'compaction',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'fallback_credit_token',
+      extra: { fallback_credit_token: 'fct_123' },
+      label: 'fallback_credit_token',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'fallbacks',
+      extra: { fallbacks: ['claude-haiku-4-5'] },
+      label: 'fallbacks',
+      to: ['openai', 'gemini'],
+    },
+    { field: 'thread', extra: { thread: { type: 'create' } }, label: 'thread', to: ['openai', 'gemini'] },
+    { field: 'top_k', extra: { top_k: 5 }, label: 'top_k', to: ['openai'] },
+    {
+      field: 'tools',
+      extra: { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] },
+      label: 'tools (type "web_search_20250305")',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          { role: 'user', content: 'Search for it' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
+            ],
+          },
+          { role: 'user', content: 'and?' },
+        ],
+      },
+      label: 'messages (content block "server_tool_use")',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          { role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_123' } }] },
+        ],
+      },
+      label: 'messages (image source "file")',
+      to: ['openai', 'gemini'],
+    },
+  ],
+  gemini: [
+    {
+      field: 'cachedContent',
+      extra: { cachedContent: 'cachedContents/abc' },
+      label: 'cachedContent',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'tools',
+      extra: { tools: [{ googleSearch: {} }] },
+      label: 'tools (googleSearch)',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: {
+        contents: [
+          GEMINI_USER,
+          { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }] },
+          { role: 'user', parts: [{ text: 'and?' }] },
+        ],
+      },
+      label: 'contents (executableCode part)',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: {
+        contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } }] }],
+      },
+      label: 'contents (inline audio)',
+      to: ['anthropic'],
+    },
+    ...(
+      [
+        ['topK', 40, ['openai']],
+        ['candidateCount', 2, ['anthropic']],
+        ['presencePenalty', 0.5, ['anthropic']],
+        ['frequencyPenalty', 0.5, ['anthropic']],
+        ['seed', 7, ['anthropic']],
+        ['responseLogprobs', true, ['anthropic']],
+        ['logprobs', 2, ['anthropic']],
+        ['responseModalities', ['TEXT', 'IMAGE'], ['openai', 'anthropic']],
+        [
+          'speechConfig',
+          { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+          ['openai', 'anthropic'],
+        ],
+        ['imageConfig', { aspectRatio: '16:9' }, ['openai', 'anthropic']],
+        ['audioTimestamp', true, ['openai', 'anthropic']],
+        ['enableAffectiveDialog', true, ['openai', 'anthropic']],
+        ['enableEnhancedCivicAnswers', true, ['openai', 'anthropic']],
+      ] as [string, unknown, Target[]][]
+    ).map(([key, value, to]) => ({
+      field: `generationConfig.${key}`,
+      extra: { generationConfig: { [key]: value } },
+      label: `generationConfig.${key}`,
+      to,
+    })),
+    {
+      field: 'generationConfig.responseMimeType',
+      extra: { generationConfig: { responseMimeType: 'text/x.enum' } },
+      label: 'generationConfig.responseMimeType ("text/x.enum")',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'generationConfig.responseMimeType',
+      extra: { generationConfig: { responseMimeType: 'application/json' } },
+      label: 'generationConfig.responseMimeType (JSON without a schema)',
+      to: ['anthropic'],
+    },
+  ],
+};
+
+/** The channel formats each inbound format is converted to in this suite. */
+const TARGETS: Record<WireFormat, Target[]> = {
+  openai: ['anthropic', 'gemini'],
+  responses: ['openai', 'anthropic', 'gemini'],
+  anthropic: ['openai', 'gemini'],
+  gemini: ['openai', 'anthropic'],
+};
+
+describe('request fields across wire formats: carried, mapped, left out or refused', () => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let root: ApiClient;
+  let key: string;
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    t = await startApp();
+    root = await setupRoot(t);
+    const models = [...Object.values(MODEL), CHAT_ONLY_MODEL];
+    await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
+    await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
+    await makeChannel(t, { type: 1, base_url: mock.url, models: MODEL.openai });
+    await makeChannel(t, { type: 14, base_url: mock.url, models: MODEL.anthropic });
+    await makeChannel(t, { type: 24, base_url: mock.url, models: MODEL.gemini });
+    // An OpenAI-format channel without the Responses API: Responses calls are converted to chat.
+    await makeChannel(t, { type: 37, base_url: mock.url, key: 'app-mock-dify', models: CHAT_ONLY_MODEL });
+    await setQuota(t, root.userId!, 100_000_000);
+    key = (await makeToken(t, root.userId!)).key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  /** A minimal call of `from` to the channel of format `to`, with `extra` merged in. */
+  function call(from: WireFormat, to: Target, extra: Record<string, unknown>): Promise<Response> {
+    const model = from === 'responses' && to === 'openai' ? CHAT_ONLY_MODEL : MODEL[to];
+    const json = { 'content-type': 'application/json' };
+    const send = (path: string, body: unknown, headers: Record<string, string>) =>
+      fetch(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { ...json, ...headers },
+        body: JSON.stringify(body),
+      });
+    const bearer = { authorization: `Bearer ${key}` };
+    switch (from) {
+      case 'openai':
+        return send(
+          '/v1/chat/completions',
+          { model, messages: [{ role: 'user', content: 'hi' }], ...extra },
+          bearer,
+        );
+      case 'responses':
+        return send('/v1/responses', { model, input: 'hi', ...extra }, bearer);
+      case 'anthropic':
+        return send(
+          '/v1/messages',
+          { model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], ...extra },
+          { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+        );
+      case 'gemini':
+        return send(
+          `/v1beta/models/${model}:generateContent`,
+          { contents: [GEMINI_USER], ...extra },
+          {
+            'x-goog-api-key': key,
+          },
+        );
+    }
+  }
+
+  const sent = (): Record<string, unknown> => mock.last!.body as Record<string, unknown>;
+
+  it('has a refusal case for every field the tables refuse on each pair', () => {
+    for (const [from, targets] of Object.entries(TARGETS) as [WireFormat, Target[]][]) {
+      for (const rule of CARRY_TABLES[from]) {
+        for (const to of targets) {
+          if (rule.to[to] !== 'refused') continue;
+          const covered = REFUSALS[from].some((c) => c.field === rule.field && c.to.includes(to));
+          expect([from, to, rule.field, covered]).toEqual([from, to, rule.field, true]);
+        }
+      }
+    }
+  });
+
+  describe.each(Object.keys(REFUSALS) as WireFormat[])('from %s', (from) => {
+    it.each(TARGETS[from])(
+      "refuses what a channel of format %s cannot carry: 400 in the caller's format, naming the field and the format, nothing sent",
+      async (to) => {
+        const cases = REFUSALS[from].filter((c) => c.to.includes(to));
+        expect(cases.length).toBeGreaterThan(0);
+        for (const c of cases) {
+          mock.reset();
+          const res = await call(from, to, c.extra);
+          const body = (await res.json()) as {
+            type?: string;
+            error?: { message?: string; status?: string; type?: string };
+          };
+          expect([c.label, res.status]).toEqual([c.label, 400]);
+          const message = body.error?.message ?? '';
+          expect(message).toContain(c.label);
+          expect(message).toContain(FORMAT_NAMES[to]);
+          // In the caller's own error shape.
+          if (from === 'gemini') expect(body.error?.status).toBe('INVALID_ARGUMENT');
+          else if (from === 'anthropic') expect(body.type).toBe('error');
+          else expect(body.error?.type).toBe('invalid_request_error');
+          expect([c.label, mock.requests.length]).toEqual([c.label, 0]);
+        }
+      },
+    );
+  });
+
+  it('answers in English when asked, naming the field and the format', async () => {
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${key}`,
+        'accept-language': 'en',
+      },
+      body: JSON.stringify({
+        model: MODEL.anthropic,
+        messages: [{ role: 'user', content: 'hi' }],
+        logit_bias: { '1': 5 },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      "The request's logit_bias cannot be carried to a channel of the Anthropic format; remove it or use a channel that supports it",
+    );
+  });
+
+  it('passes the values that ask for nothing the target lacks', async () => {
+    mock.reset();
+    const neutral = {
+      n: 1,
+      frequency_penalty: 0,
+      presence_penalty: 0,
+      logprobs: false,
+      store: false,
+      verbosity: 'medium',
+      modalities: ['text'],
+      logit_bias: {},
+    };
+    expect((await call('openai', 'anthropic', neutral)).status).toBe(200);
+    const body = sent();
+    for (const k of Object.keys(neutral)) expect([k, body[k]]).toEqual([k, undefined]);
+    expect(
+      (
+        await call('gemini', 'anthropic', {
+          generationConfig: { candidateCount: 1, responseModalities: ['TEXT'] },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call('responses', 'gemini', { store: false, text: { verbosity: 'medium' } })).status).toBe(
+      200,
+    );
+  });
+
+  describe('maps what has a counterpart', () => {
+    it('OpenAI → Gemini: penalties, seed, several candidates, log probabilities', async () => {
+      mock.reset();
+      const res = await call('openai', 'gemini', {
+        frequency_penalty: 0.5,
+        presence_penalty: 0.25,
+        seed: 7,
+        n: 2,
+        logprobs: true,
+        top_logprobs: 3,
+      });
+      expect(res.status).toBe(200);
+      expect(sent().generationConfig).toMatchObject({
+        frequencyPenalty: 0.5,
+        presencePenalty: 0.25,
+        seed: 7,
+        candidateCount: 2,
+        responseLogprobs: true,
+        logprobs: 3,
+      });
+    });
+
+    it('OpenAI → Anthropic: safety_identifier as metadata.user_id, parallel_tool_calls false', async () => {
+      mock.reset();
+      const res = await call('openai', 'anthropic', {
+        safety_identifier: 'hashed-user-1',
+        tools: [FN_TOOL],
+        parallel_tool_calls: false,
+      });
+      expect(res.status).toBe(200);
+      expect(sent().metadata).toEqual({ user_id: 'hashed-user-1' });
+      expect(sent().tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    });
+
+    it('Anthropic top_k → Gemini topK, Gemini topK → Anthropic top_k', async () => {
+      mock.reset();
+      expect((await call('anthropic', 'gemini', { top_k: 5 })).status).toBe(200);
+      expect(sent().generationConfig).toMatchObject({ topK: 5 });
+      expect((await call('gemini', 'anthropic', { generationConfig: { topK: 40 } })).status).toBe(200);
+      expect(sent().top_k).toBe(40);
+    });
+
+    it('Gemini → OpenAI: candidateCount, seed, penalties, log probabilities', async () => {
+      mock.reset();
+      const res = await call('gemini', 'openai', {
+        generationConfig: {
+          candidateCount: 2,
+          seed: 7,
+          presencePenalty: 0.5,
+          responseLogprobs: true,
+          logprobs: 2,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(sent()).toMatchObject({ n: 2, seed: 7, presence_penalty: 0.5, logprobs: true, top_logprobs: 2 });
+    });
+
+    it('Responses → Gemini: top_logprobs as responseLogprobs', async () => {
+      mock.reset();
+      expect((await call('responses', 'gemini', { top_logprobs: 2 })).status).toBe(200);
+      expect(sent().generationConfig).toMatchObject({ responseLogprobs: true, logprobs: 2 });
+    });
+  });
+
+  describe('leaves out what cannot change the answer, and serves the call', () => {
+    it.each([
+      [
+        'openai',
+        'anthropic',
+        {
+          prompt_cache_key: 'k1',
+          service_tier: 'flex',
+          metadata: { tag: 'x' },
+          prediction: { type: 'content', content: 'x' },
+          stream_options: null,
+        },
+      ],
+      [
+        'openai',
+        'gemini',
+        { user: 'u1', safety_identifier: 's1', prompt_cache_key: 'k1', parallel_tool_calls: false },
+      ],
+      [
+        'anthropic',
+        'openai',
+        {
+          cache_control: { type: 'ephemeral' },
+          context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+          speed: 'fast',
+          service_tier: 'auto',
+          diagnostics: {},
+        },
+      ],
+      ['anthropic', 'gemini', { metadata: { user_id: 'session-1' }, service_tier: 'auto' }],
+      [
+        'gemini',
+        'openai',
+        {
+          safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+          labels: { team: 'a' },
+        },
+      ],
+      ['gemini', 'anthropic', { generationConfig: { mediaResolution: 'MEDIA_RESOLUTION_LOW' } }],
+      [
+        'responses',
+        'anthropic',
+        { include: ['reasoning.encrypted_content'], truncation: 'auto', metadata: { tag: 'x' } },
+      ],
+      ['responses', 'gemini', { prompt_cache_key: 'k1', service_tier: 'priority', max_tool_calls: 3 }],
+    ] as [WireFormat, Target, Record<string, unknown>][])('%s → %s', async (from, to, extra) => {
+      mock.reset();
+      const res = await call(from, to, extra);
+      expect(res.status).toBe(200);
+      const upstream = JSON.stringify(sent());
+      for (const k of Object.keys(extra)) {
+        // The upstream body has none of them (Anthropic metadata only carries the mapped user id).
+        if (k === 'metadata' && to === 'anthropic') continue;
+        const body = sent();
+        const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+        expect([k, k in body || k in config]).toEqual([k, false]);
+      }
+      for (const value of ['clear_thinking_20251015', 'BLOCK_NONE', 'reasoning.encrypted_content', '"tag"'])
+        expect(upstream).not.toContain(value);
+    });
+  });
+});
