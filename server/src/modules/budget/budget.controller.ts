@@ -6,7 +6,7 @@ import { fail } from '../../common/app-error';
 import type { AuthUser } from '../../common/http/request-context';
 import { Token, User } from '../../database/entities';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
-import { parseBudget } from './budget-rules';
+import { parseBudget } from '../../common/budget-rules';
 import { BudgetService, BudgetStatus } from './budget.service';
 
 const MAX_IDS = 100;

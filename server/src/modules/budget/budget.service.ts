@@ -12,7 +12,7 @@ import { MailService } from '../mail/mail.service';
 import { OptionService } from '../option/option.service';
 import { parseSetting } from '../user/user-setting';
 import type { UserSnapshot } from '../user/user-cache.service';
-import { Budget, BudgetKind, parseGroupBudgets } from './budget-rules';
+import { Budget, BudgetKind, parseGroupBudgets } from '../../common/budget-rules';
 
 export type BudgetScope = 'token' | 'user' | 'group';
 

@@ -1,6 +1,6 @@
 import { isTimeZone } from '../../common/calendar';
 import { MessageKey } from '../../common/i18n/messages';
-import { groupBudgetsProblem } from '../budget/budget-rules';
+import { groupBudgetsProblem } from '../../common/budget-rules';
 import {
   DEFAULT_CACHE_RATIO,
   DEFAULT_COMPLETION_RATIO,

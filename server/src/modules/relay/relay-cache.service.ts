@@ -8,7 +8,7 @@ import { CryptoService } from '../../common/crypto.service';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Ability, Channel, ChannelStatus, Token } from '../../database/entities';
-import { Budget, parseBudget } from '../budget/budget-rules';
+import { Budget, parseBudget } from '../../common/budget-rules';
 import { CHANNEL_TYPES } from '../channel/channel-types';
 import { MetricsService } from '../metrics/metrics.service';
 import { ChannelIndex, ChannelSnapshot, buildChannelIndex } from './channel-selector';

@@ -8,7 +8,7 @@ import { escapeLike, LIKE_ESCAPE, Page, pageOf, parsePage } from '../../common/p
 import { checkLimits } from '../../common/scoped-limit-rules';
 import { nowSeconds } from '../../common/time';
 import { Token, TokenStatus } from '../../database/entities';
-import { budgetText, checkBudget } from '../budget/budget-rules';
+import { budgetText, checkBudget } from '../../common/budget-rules';
 import { isRowId } from '../channel/channel-rules';
 import { UserGroupsService } from '../user/user-groups.service';
 import {

@@ -1,5 +1,5 @@
 import { Token } from '../../database/entities';
-import { Budget, parseBudget } from '../budget/budget-rules';
+import { Budget, parseBudget } from '../../common/budget-rules';
 import { maskHint } from './token.service';
 
 /** A token as its owner sees it in lists: the key masked (`abcd**********wxyz`), never its hash or ciphertext. */

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { User } from '../../database/entities';
-import { Budget, parseBudget } from '../budget/budget-rules';
+import { Budget, parseBudget } from '../../common/budget-rules';
 import { MetricsService } from '../metrics/metrics.service';
 import { parseSetting } from './user-setting';
 

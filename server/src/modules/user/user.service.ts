@@ -11,7 +11,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { LogType, Role, User, UserStatus } from '../../database/entities';
-import { budgetText, checkBudget } from '../budget/budget-rules';
+import { budgetText, checkBudget } from '../../common/budget-rules';
 import { LogService } from '../log/log.service';
 import { OptionService } from '../option/option.service';
 import type { MessageKey } from '../../common/i18n/messages';

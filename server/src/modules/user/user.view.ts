@@ -1,5 +1,5 @@
 import { User } from '../../database/entities';
-import { Budget, parseBudget } from '../budget/budget-rules';
+import { Budget, parseBudget } from '../../common/budget-rules';
 
 /** A user as the API shows it: never the password hash or the access token. */
 export interface UserView {

@@ -1,6 +1,6 @@
-import { fail } from '../../common/app-error';
-import { PERIODS, Period } from '../../common/calendar';
-import type { OptionProblem } from '../option/option-definitions';
+import { fail } from './app-error';
+import { PERIODS, Period } from './calendar';
+import type { MessageKey } from './i18n/messages';
 
 /** What a budget caps: the quota charged, and the number of calls. */
 export const BUDGET_KINDS = ['quota', 'requests'] as const;
@@ -19,7 +19,11 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A budget problem as a message key and its parameters (written by the API and the option check). */
-type Problem = OptionProblem;
+export interface BudgetProblem {
+  key: MessageKey;
+  params?: Record<string, unknown>;
+}
+type Problem = BudgetProblem;
 
 function problemOf(v: unknown, field: string): Problem | null {
   if (!isPlainObject(v)) return { key: 'budget_not_object', params: { field } };
@@ -87,7 +91,7 @@ export function parseBudget(text: string | null | undefined): Budget | null {
 }
 
 /** The option GroupBudgets: {"group": budget}. */
-export function groupBudgetsProblem(v: unknown): OptionProblem | null {
+export function groupBudgetsProblem(v: unknown): BudgetProblem | null {
   if (!isPlainObject(v)) return { key: 'budget_not_object', params: { field: 'GroupBudgets' } };
   for (const [group, b] of Object.entries(v)) {
     if (group.length > 64) return { key: 'budget_group_invalid', params: { group: group.slice(0, 64) } };
