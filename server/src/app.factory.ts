@@ -7,13 +7,14 @@ import fastifyStatic from '@fastify/static';
 import { ConsoleLogger, HttpStatus, LogLevel, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { RealtimeRelay, RelayRoutes, RelayService } from './modules/relay';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { metricsRoutes } from './modules/metrics/metrics-routes';
 import { AppError } from './common/app-error';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { buildOpenApiDocument } from './common/http/openapi';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './common/http/json-depth';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { RequestDeadline } from './common/http/request-deadline';
@@ -87,16 +88,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(new ValidationPipe({ transform: true, whitelist: true, forbidUnknownValues: false }));
   app.useGlobalFilters(new ApiExceptionFilter(config.staticDir));
 
-  const doc = new DocumentBuilder()
-    .setTitle('Gatehouse management API')
-    .setDescription(
-      'Every answer is {success, message, data}. Sign in with the session cookie or an access token, plus New-Api-User.',
-    )
-    .setVersion(version)
-    .addCookieAuth('session')
-    .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'access-token')
-    .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, doc), {
+  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app, version), {
     jsonDocumentUrl: 'api/docs-json',
   });
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../server/src/app.factory';
 import { AppConfig, loadConfig } from '../../server/src/config/app-config';
 import { freshDatabase, FreshDatabase, TestDriver } from './databases';
+import { checkedRequest } from './openapi-check';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -73,7 +74,10 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
-/** A browser-like client: keeps cookies and sends New-Api-User once signed in. */
+/**
+ * A browser-like client: keeps cookies and sends New-Api-User once signed in. Every JSON answer it
+ * receives is checked against the OpenAPI document (see openapi-check.ts).
+ */
 export class ApiClient {
   readonly agent: ReturnType<typeof request.agent>;
   userId: number | null = null;
@@ -88,7 +92,7 @@ export class ApiClient {
     let r = this.agent[method](path).set('X-Forwarded-For', this.ip);
     if (this.userId !== null) r = r.set('New-Api-User', String(this.userId));
     if (this.token) r = r.set('Authorization', `Bearer ${this.token}`);
-    return r;
+    return checkedRequest(r, method, path);
   }
 
   get(path: string) {

@@ -6,6 +6,9 @@ import type { AuthUser } from '../../common/http/request-context';
 import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { LoginDto, RegisterDto, ResetPasswordDto } from './auth.dto';
 import { AuthService } from './auth.service';
+import { ApiEnvelope, ApiEnvelopeOneOf, STRING } from '../../common/http/api-envelope';
+import { LoginResult } from './auth.service';
+import { TwoFactorChallenge } from './second-factor.service';
 
 /** Sign-in, sign-up, logout, email codes and password reset. The public ones are rate-limited per IP. */
 @ApiTags('auth')
@@ -17,6 +20,7 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Password login (username or email); sets the session cookie' })
+  @ApiEnvelopeOneOf([LoginResult, TwoFactorChallenge])
   login(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -30,6 +34,7 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Password sign-up' })
+  @ApiEnvelope(null)
   async register(
     @Req() req: FastifyRequest,
     @Body() body: RegisterDto,
@@ -41,6 +46,7 @@ export class AuthController {
   @Get('user/logout')
   @Public()
   @ApiOperation({ summary: 'Ends the session' })
+  @ApiEnvelope(null)
   async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.auth.logout(req, reply);
   }
@@ -49,6 +55,7 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Emails a 6-digit code (purpose register, or bind); resend after 30 s' })
+  @ApiEnvelope(null)
   async verification(
     @Req() req: FastifyRequest,
     @Query('email') email?: string,
@@ -62,6 +69,7 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Emails a password reset link; always answers success' })
+  @ApiEnvelope(null)
   async resetPasswordRequest(
     @Req() req: FastifyRequest,
     @Query('email') email?: string,
@@ -74,6 +82,7 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Consumes a reset link token; data is the new password' })
+  @ApiEnvelope(STRING, 'the new password')
   resetPassword(@Body() body: ResetPasswordDto) {
     return this.auth.resetPassword(body ?? {});
   }
@@ -82,6 +91,7 @@ export class AuthController {
   @UserOnly()
   @UseGuards(ThrottlerGuard) // a 6-digit code must not be guessable by trying them all
   @ApiOperation({ summary: 'Binds an email address with a code sent with purpose=bind' })
+  @ApiEnvelope(null)
   async bindEmail(@CurrentUser() me: AuthUser, @Query('email') email?: string, @Query('code') code?: string) {
     await this.auth.bindEmail(me.id, email, code);
   }

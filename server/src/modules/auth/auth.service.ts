@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,13 +20,13 @@ import { SessionService } from './session.service';
 import { TurnstileService } from './turnstile.service';
 import { VerificationService } from './verification.service';
 
-export interface LoginResult {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  group: string;
+export class LoginResult {
+  @ApiProperty() id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty() display_name!: string;
+  @ApiProperty() role!: number;
+  @ApiProperty() status!: number;
+  @ApiProperty() group!: string;
 }
 
 /** What a sign-in answers with (password or third-party). */

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CryptoService } from '../../common/crypto.service';
@@ -11,8 +12,8 @@ export const PENDING_COOKIE = 'signin_2fa';
 export const PENDING_SECONDS = 300;
 
 /** A sign-in that passed its first factor and waits for the second. */
-export interface TwoFactorChallenge {
-  require_2fa: true;
+export class TwoFactorChallenge {
+  @ApiProperty({ enum: [true] }) require_2fa!: true;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AuthUser } from '../../common/http/request-context';
 import { Token, User } from '../../database/entities';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { parseBudget } from '../../common/budget-rules';
+import { ANY_OBJECT, ApiEnvelope, objectOf, STRING } from '../../common/http/api-envelope';
 import { BudgetService, BudgetStatus } from './budget.service';
 
 const MAX_IDS = 100;
@@ -15,6 +16,12 @@ const MAX_IDS = 100;
  * Budget usage per current period (used includes what calls in flight hold). Budgets themselves are
  * set with the token, the user (PUT /api/user) and the option GroupBudgets.
  */
+/** A budget (null when none is set) and the usage of each of its current periods. */
+const BUDGET_STATUS = objectOf({
+  budget: { ...ANY_OBJECT, nullable: true, description: 'the caps per period, or null' },
+  periods: { type: 'array', items: ANY_OBJECT, description: 'usage and reset of each current period' },
+});
+
 @ApiTags('budgets')
 @Controller('api/budget')
 export class BudgetController {
@@ -28,6 +35,17 @@ export class BudgetController {
   @ApiOperation({
     summary: "The signed-in user's budget and its group's, per current period → {zone, user, group}",
   })
+  @ApiEnvelope(
+    objectOf({
+      zone: STRING,
+      user: BUDGET_STATUS,
+      group: {
+        ...BUDGET_STATUS,
+        properties: { ...BUDGET_STATUS.properties, name: STRING },
+        required: ['budget', 'periods', 'name'],
+      },
+    }),
+  )
   async self(
     @CurrentUser() me: AuthUser,
   ): Promise<{ zone: string; user: BudgetStatus; group: BudgetStatus & { name: string } }> {
@@ -45,6 +63,7 @@ export class BudgetController {
   @Get('token')
   @UserOnly()
   @ApiOperation({ summary: "Budgets of the caller's own tokens (ids=1,2,3; at most 100) → {id: status}" })
+  @ApiEnvelope({ type: 'object', additionalProperties: BUDGET_STATUS, description: 'token id → status' })
   async tokens(
     @CurrentUser() me: AuthUser,
     @Query('ids') idsRaw: unknown,
@@ -68,6 +87,7 @@ export class BudgetController {
   @Get('user/:id')
   @AdminOnly()
   @ApiOperation({ summary: "A user's budget per current period (admins)" })
+  @ApiEnvelope(BUDGET_STATUS)
   async user(@Param('id', ParseIntPipe) id: number): Promise<BudgetStatus> {
     const row = await this.ds
       .getRepository(User)
@@ -81,6 +101,7 @@ export class BudgetController {
   @ApiOperation({
     summary: 'Every group budget (option GroupBudgets) per current period (admins) → {group: status}',
   })
+  @ApiEnvelope({ type: 'object', additionalProperties: BUDGET_STATUS, description: 'group → status' })
   async groups(): Promise<Record<string, BudgetStatus>> {
     const st = await this.budgets.statuses('group', [...this.budgets.groupBudgets()]);
     return Object.fromEntries(st);

@@ -8,6 +8,16 @@ import { AdminOnly } from '../../common/http/access';
 import { ChannelTestService } from '../relay';
 import { ChannelOpsService } from './channel-ops.service';
 import { FetchModelsDto } from './channel-ops.dto';
+import {
+  ANY_OBJECT,
+  ApiEnvelope,
+  ApiRawAnswer,
+  BOOLEAN,
+  NUMBER,
+  objectOf,
+  STRING,
+  STRINGS,
+} from '../../common/http/api-envelope';
 
 /** Channel tests, balances, upstream model lists and the upstream detection view (admins). */
 @ApiTags('channels')
@@ -21,6 +31,7 @@ export class ChannelOpsController {
   @Get('test')
   @AdminOnly()
   @ApiOperation({ summary: 'Tests every channel not disabled by hand, in the background; one run at a time' })
+  @ApiEnvelope(null)
   testAll(@Req() req: FastifyRequest) {
     if (this.tests.busy) throw new AppError('channel_ops_test_running');
     void this.tests.testAll();
@@ -34,6 +45,7 @@ export class ChannelOpsController {
     summary:
       'Tests one channel (?model=, else test_model, else its first model) → {success, message, time (seconds)}',
   })
+  @ApiRawAnswer(objectOf({ success: BOOLEAN, message: STRING, time: NUMBER }))
   async testOne(
     @Req() req: FastifyRequest,
     @Param('id', ParseIntPipe) id: number,
@@ -51,6 +63,7 @@ export class ChannelOpsController {
   @ApiOperation({
     summary: 'Updates the balance of every enabled channel that has a balance endpoint, in the background',
   })
+  @ApiEnvelope(null)
   updateAllBalances(@Req() req: FastifyRequest) {
     if (!this.ops.updateAllBalances().started) throw new AppError('channel_ops_balance_running');
     return new WithMessage(null, translate('channel_ops_balance_started', req.lang ?? 'zh'));
@@ -62,6 +75,7 @@ export class ChannelOpsController {
   @ApiOperation({
     summary: "Asks the provider for the channel's balance and stores it → {success, message, balance}",
   })
+  @ApiRawAnswer(objectOf({ success: BOOLEAN, message: STRING, balance: NUMBER }))
   async updateBalance(@Req() req: FastifyRequest, @Param('id', ParseIntPipe) id: number) {
     try {
       return { success: true, message: '', balance: await this.ops.updateBalance(id) };
@@ -76,6 +90,7 @@ export class ChannelOpsController {
   @ApiOperation({
     summary: 'The model ids the channel\'s provider lists, with the channel\'s key → ["model", ...]',
   })
+  @ApiEnvelope(STRINGS)
   fetchModelsOf(@Param('id', ParseIntPipe) id: number) {
     return this.ops.fetchModelsOf(id);
   }
@@ -85,6 +100,7 @@ export class ChannelOpsController {
   @ApiOperation({
     summary: 'The model ids a provider lists for {base_url, type, key} (a channel not yet saved)',
   })
+  @ApiEnvelope(STRINGS)
   fetchModels(@Body() body: FetchModelsDto) {
     return this.ops.fetchModels(body.type, body.base_url ?? '', body.key);
   }
@@ -95,6 +111,7 @@ export class ChannelOpsController {
     summary:
       'Who called through the channel: {groups: [{group, first_seen, last_seen, client_types: [{client_type, count, first_seen, last_seen}]}]}',
   })
+  @ApiEnvelope(objectOf({ groups: { type: 'array', items: ANY_OBJECT } }))
   detectUpstream(@Param('id', ParseIntPipe) id: number) {
     return this.ops.detectUpstream(id);
   }

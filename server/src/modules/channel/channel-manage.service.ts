@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
@@ -33,10 +34,10 @@ export interface ChannelPage extends Page<ChannelRow> {
   type_counts: Record<string, number>;
 }
 
-export interface BuiltinModel {
-  id: string;
-  object: 'model';
-  owned_by: string;
+export class BuiltinModel {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['model'] }) object!: 'model';
+  @ApiProperty() owned_by!: string;
 }
 
 interface Filter {

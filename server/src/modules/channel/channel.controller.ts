@@ -4,6 +4,9 @@ import { ChannelStatus } from '../../database/entities';
 import { AdminOnly, RootOnly } from '../../common/http/access';
 import { ChannelManageService } from './channel-manage.service';
 import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './channel.dto';
+import { ApiEnvelope, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
+import { BuiltinModel } from './channel-manage.service';
+import { CHANNEL_PAGE, ChannelTagRow, ChannelView } from './channel.view';
 
 type Raw = Record<string, unknown>;
 
@@ -22,6 +25,7 @@ export class ChannelController {
     summary:
       'Paged channels: ?p, page_size, id_sort, tag_mode, status, type, group → {items, total, page, page_size, type_counts}',
   })
+  @ApiEnvelope(CHANNEL_PAGE, { models: [ChannelView, ChannelTagRow] })
   list(@Query() query: Raw) {
     return this.channels.list(query);
   }
@@ -29,6 +33,7 @@ export class ChannelController {
   @Get('search')
   @AdminOnly()
   @ApiOperation({ summary: 'Search by keyword (id, name, tag, base URL), group and model; same shape as the list' })
+  @ApiEnvelope(CHANNEL_PAGE, { models: [ChannelView, ChannelTagRow] })
   search(@Query() query: Raw) {
     return this.channels.search(query);
   }
@@ -36,6 +41,7 @@ export class ChannelController {
   @Get('models')
   @AdminOnly()
   @ApiOperation({ summary: "Every channel type's built-in models: [{id, object: 'model', owned_by}]" })
+  @ApiEnvelope([BuiltinModel])
   models() {
     return this.channels.builtinModels();
   }
@@ -43,6 +49,7 @@ export class ChannelController {
   @Get('models_enabled')
   @AdminOnly()
   @ApiOperation({ summary: 'Model names served by enabled channels: ["model", ...]' })
+  @ApiEnvelope(STRINGS)
   modelsEnabled() {
     return this.channels.enabledModels();
   }
@@ -50,6 +57,7 @@ export class ChannelController {
   @Post()
   @AdminOnly()
   @ApiOperation({ summary: 'Creates a channel, or one channel per key line with mode "batch" → {id, ids}' })
+  @ApiEnvelope(objectOf({ id: INTEGER, ids: { type: 'array', items: INTEGER } }))
   create(@Body() body: CreateChannelDto) {
     return this.channels.create((body ?? {}) as unknown as Raw);
   }
@@ -57,6 +65,7 @@ export class ChannelController {
   @Put()
   @AdminOnly()
   @ApiOperation({ summary: 'Updates a channel by id (absent fields unchanged, empty key keeps the key)' })
+  @ApiEnvelope(ChannelView)
   update(@Body() body: UpdateChannelDto) {
     return this.channels.update((body ?? {}) as unknown as Raw);
   }
@@ -64,6 +73,7 @@ export class ChannelController {
   @Delete('disabled')
   @AdminOnly()
   @ApiOperation({ summary: 'Deletes every disabled channel → number deleted' })
+  @ApiEnvelope(INTEGER, 'channels deleted')
   removeDisabled() {
     return this.channels.removeDisabled();
   }
@@ -71,6 +81,7 @@ export class ChannelController {
   @Post('batch')
   @AdminOnly()
   @ApiOperation({ summary: 'Deletes the channels {ids} → number deleted' })
+  @ApiEnvelope(INTEGER, 'channels deleted')
   removeMany(@Body() body: ChannelIdsDto) {
     return this.channels.removeMany(body?.ids);
   }
@@ -78,6 +89,7 @@ export class ChannelController {
   @Post('fix')
   @AdminOnly()
   @ApiOperation({ summary: 'Rebuilds the abilities of every channel → {success, fails}' })
+  @ApiEnvelope(objectOf({ success: INTEGER, fails: INTEGER }))
   fix() {
     return this.channels.fixAbilities();
   }
@@ -85,6 +97,7 @@ export class ChannelController {
   @Post('tag/disabled')
   @AdminOnly()
   @ApiOperation({ summary: 'Disables every channel of {tag} → number of channels' })
+  @ApiEnvelope(INTEGER, 'channels changed')
   disableTag(@Body() body: TagDto) {
     return this.channels.setTagStatus(body?.tag, ChannelStatus.ManuallyDisabled);
   }
@@ -92,6 +105,7 @@ export class ChannelController {
   @Post('tag/enabled')
   @AdminOnly()
   @ApiOperation({ summary: 'Enables every channel of {tag} → number of channels' })
+  @ApiEnvelope(INTEGER, 'channels changed')
   enableTag(@Body() body: TagDto) {
     return this.channels.setTagStatus(body?.tag, ChannelStatus.Enabled);
   }
@@ -101,6 +115,7 @@ export class ChannelController {
   @ApiOperation({
     summary: 'Edits every channel of {tag}: new_tag ("" dissolves), model_mapping, models, groups, priority, weight',
   })
+  @ApiEnvelope(INTEGER, 'channels changed')
   editTag(@Body() body: EditTagDto) {
     return this.channels.editTag((body ?? {}) as unknown as Raw);
   }
@@ -108,6 +123,7 @@ export class ChannelController {
   @Post('batch/tag')
   @AdminOnly()
   @ApiOperation({ summary: 'Sets {tag} on the channels {ids} → number tagged' })
+  @ApiEnvelope(INTEGER, 'channels changed')
   batchTag(@Body() body: BatchTagDto) {
     return this.channels.batchTag(body?.ids, body?.tag);
   }
@@ -115,6 +131,7 @@ export class ChannelController {
   @Post('copy/:id')
   @AdminOnly()
   @ApiOperation({ summary: 'Copies a channel (?suffix=, default "_复制"; ?reset_balance=, default true) → {id}' })
+  @ApiEnvelope(objectOf({ id: INTEGER }))
   copy(
     @Param('id', ParseIntPipe) id: number,
     @Query('suffix') suffix?: string,
@@ -126,6 +143,7 @@ export class ChannelController {
   @Post(':id/key')
   @RootOnly()
   @ApiOperation({ summary: 'The channel key in clear → {key} (root, step-up; recorded in the audit trail)' })
+  @ApiEnvelope(objectOf({ key: STRING }))
   revealKey(@Param('id', ParseIntPipe) id: number) {
     return this.channels.revealKey(id);
   }
@@ -133,6 +151,7 @@ export class ChannelController {
   @Get(':id')
   @AdminOnly()
   @ApiOperation({ summary: 'One channel (key empty)' })
+  @ApiEnvelope(ChannelView)
   get(@Param('id', ParseIntPipe) id: number) {
     return this.channels.get(id);
   }
@@ -140,6 +159,7 @@ export class ChannelController {
   @Delete(':id')
   @AdminOnly()
   @ApiOperation({ summary: 'Deletes a channel and its abilities' })
+  @ApiEnvelope(null)
   async remove(@Param('id', ParseIntPipe) id: number) {
     await this.channels.remove(id);
   }

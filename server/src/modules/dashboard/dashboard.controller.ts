@@ -3,6 +3,8 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { DashboardService } from './dashboard.service';
+import { ApiEnvelope } from '../../common/http/api-envelope';
+import { QuotaPoint } from './dashboard.service';
 
 type Raw = Record<string, unknown>;
 
@@ -30,6 +32,7 @@ export class DashboardController {
   @AdminOnly()
   @filters(true)
   @ApiOperation({ summary: 'Everyone’s usage per model and time bucket (or one user’s by ?username)' })
+  @ApiEnvelope([QuotaPoint])
   all(@Query() query: Raw) {
     return this.data.all(query);
   }
@@ -38,6 +41,7 @@ export class DashboardController {
   @UserOnly()
   @filters(false)
   @ApiOperation({ summary: 'The caller’s own usage per model and time bucket' })
+  @ApiEnvelope([QuotaPoint])
   own(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.data.own(me, query);
   }

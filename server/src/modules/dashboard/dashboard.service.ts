@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -13,14 +14,14 @@ import { bucketStart, Granularity, isGranularity } from './buckets';
 type Raw = Record<string, unknown>;
 
 /** Usage of one model in one time bucket. */
-export interface QuotaPoint {
-  model_name: string;
+export class QuotaPoint {
+  @ApiProperty() model_name!: string;
   /** Start of the bucket, unix seconds. */
-  created_at: number;
+  @ApiProperty() created_at!: number;
   /** Successful requests. */
-  count: number;
-  quota: number;
-  token_used: number;
+  @ApiProperty() count!: number;
+  @ApiProperty() quota!: number;
+  @ApiProperty() token_used!: number;
 }
 
 /** Without a start time the dashboard shows this far back from the end. */

@@ -6,6 +6,7 @@ import type { Lang } from '../../common/i18n/messages';
 import { RequestLang } from '../../common/i18n/request-lang.decorator';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { LogExport, LogExportService } from './log-export.service';
+import { ApiFile } from '../../common/http/api-envelope';
 
 type Raw = Record<string, unknown>;
 
@@ -48,6 +49,7 @@ export class LogExportController {
   @ApiOperation({
     summary: 'Every user’s logs matching the filters, newest first, as CSV or JSON Lines (streamed)',
   })
+  @ApiFile('text/csv', 'application/x-ndjson')
   async exportAll(
     @Query() query: Raw,
     @RequestLang() lang: Lang,
@@ -61,6 +63,7 @@ export class LogExportController {
   @queries(FILTERS)
   @ApiProduces('text/csv', 'application/x-ndjson')
   @ApiOperation({ summary: 'The caller’s own logs matching the filters, as CSV or JSON Lines (streamed)' })
+  @ApiFile('text/csv', 'application/x-ndjson')
   async exportOwn(
     @CurrentUser() me: AuthUser,
     @Query() query: Raw,

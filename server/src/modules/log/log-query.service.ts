@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, SelectQueryBuilder } from 'typeorm';
@@ -15,20 +16,20 @@ import { AdminLogView, LogView, toAdminLogView, toLogView } from './log.view';
 type Raw = Record<string, unknown>;
 
 /** The usage summary of the log screens. */
-export interface LogStat {
+export class LogStat {
   /** Quota consumed by the matching consumption logs in the time range. */
-  quota: number;
+  @ApiProperty() quota!: number;
   /** Matching consumption logs of the last 60 seconds. */
-  rpm: number;
+  @ApiProperty() rpm!: number;
   /** Their prompt + completion tokens. */
-  tpm: number;
+  @ApiProperty() tpm!: number;
 }
 
-export interface UserSummary {
-  username: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
+export class UserSummary {
+  @ApiProperty() username!: string;
+  @ApiProperty() quota!: number;
+  @ApiProperty() used_quota!: number;
+  @ApiProperty() request_count!: number;
 }
 
 /** Rows one DELETE statement removes at most (keeps locks short on a large table). */

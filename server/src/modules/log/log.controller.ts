@@ -16,6 +16,9 @@ import type { Lang } from '../../common/i18n/messages';
 import { RequestLang } from '../../common/i18n/request-lang.decorator';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { LogQueryService } from './log-query.service';
+import { ApiEnvelope, ApiPage, INTEGER } from '../../common/http/api-envelope';
+import { LogStat, UserSummary } from './log-query.service';
+import { AdminLogView, LogView } from './log.view';
 
 type Raw = Record<string, unknown>;
 
@@ -47,6 +50,7 @@ export class LogController {
   @AdminOnly()
   @queries([...FILTERS, ...ADMIN_FILTERS])
   @ApiOperation({ summary: 'Every user’s logs, newest first → {items, total, page, page_size}' })
+  @ApiPage(AdminLogView)
   listAll(@Query() query: Raw, @RequestLang() lang: Lang) {
     return this.logs.listAll(query, lang);
   }
@@ -55,6 +59,7 @@ export class LogController {
   @AdminOnly()
   @ApiQuery({ name: 'target_timestamp', required: true, description: 'unix seconds; older logs are deleted' })
   @ApiOperation({ summary: 'Deletes every log written before target_timestamp → number deleted' })
+  @ApiEnvelope(INTEGER, 'logs deleted')
   deleteBefore(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.logs.deleteBefore(me, query);
   }
@@ -63,6 +68,7 @@ export class LogController {
   @AdminOnly()
   @queries([...FILTERS.slice(3), ...ADMIN_FILTERS])
   @ApiOperation({ summary: 'Consumption of the matching logs → {quota, rpm, tpm} (rpm/tpm: last 60 s)' })
+  @ApiEnvelope(LogStat)
   statAll(@Query() query: Raw) {
     return this.logs.statAll(query);
   }
@@ -73,6 +79,7 @@ export class LogController {
   @ApiOperation({
     summary: 'The caller’s own logs (no channel, no admin_info) → {items, total, page, page_size}',
   })
+  @ApiPage(LogView)
   listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw, @RequestLang() lang: Lang) {
     return this.logs.listOwn(me, query, lang);
   }
@@ -81,6 +88,7 @@ export class LogController {
   @UserOnly()
   @queries(FILTERS.slice(3))
   @ApiOperation({ summary: 'The caller’s own consumption → {quota, rpm, tpm} (rpm/tpm: last 60 s)' })
+  @ApiEnvelope(LogStat)
   statOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.logs.statOwn(me, query);
   }
@@ -91,6 +99,7 @@ export class LogController {
   @ApiHeader({ name: 'Authorization', required: false, description: 'Bearer sk-… (or use ?key=)' })
   @queries([{ name: 'key', description: 'the API key, sk-…' }, ...FILTERS])
   @ApiOperation({ summary: 'The logs of one API token, read with its key → {items, total, page, page_size}' })
+  @ApiPage(LogView)
   listByKey(
     @Headers('authorization') authorization: string | undefined,
     @Query() query: Raw,
@@ -111,6 +120,7 @@ export class UserSummaryController {
   @ApiOperation({
     summary: 'A user’s figures for the log popup → {username, quota, used_quota, request_count}',
   })
+  @ApiEnvelope(UserSummary)
   summary(@Param('id', ParseIntPipe) id: number) {
     return this.logs.userSummary(id);
   }

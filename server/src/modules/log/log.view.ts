@@ -1,35 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Lang } from '../../common/i18n/messages';
 import { LogEntry } from '../../database/entities';
 import { renderLogContent, withoutLogText } from './log-text';
 
 /** A log row as its owner sees it: no channel, no node, no `admin_info` in `other`. */
-export interface LogView {
-  id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  user_id: number;
-  username: string;
-  token_id: number;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  use_time: number;
-  is_stream: boolean;
-  group: string;
-  ip: string;
-  request_id: string;
+export class LogView {
+  @ApiProperty() id!: number;
+  @ApiProperty() created_at!: number;
+  @ApiProperty() type!: number;
+  @ApiProperty() content!: string;
+  @ApiProperty() user_id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty() token_id!: number;
+  @ApiProperty() token_name!: string;
+  @ApiProperty() model_name!: string;
+  @ApiProperty() quota!: number;
+  @ApiProperty() prompt_tokens!: number;
+  @ApiProperty() completion_tokens!: number;
+  @ApiProperty() use_time!: number;
+  @ApiProperty() is_stream!: boolean;
+  @ApiProperty() group!: string;
+  @ApiProperty() ip!: string;
+  @ApiProperty() request_id!: string;
   /** A JSON object as text (see the spec's list of keys), or "". */
-  other: string;
+  @ApiProperty() other!: string;
 }
 
 /** A log row as admins see it: plus the channel (id and name) and the node that wrote it. */
-export interface AdminLogView extends LogView {
-  channel: number;
-  channel_name: string;
-  node_name: string;
+export class AdminLogView extends LogView {
+  @ApiProperty() channel!: number;
+  @ApiProperty() channel_name!: string;
+  @ApiProperty() node_name!: string;
 }
 
 /** `other` without the keys only admins may read; text that is not a JSON object is dropped. */

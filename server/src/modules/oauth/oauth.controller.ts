@@ -8,6 +8,10 @@ import type { AuthUser } from '../../common/http/request-context';
 import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { OAuthCallerService } from './oauth-caller.service';
 import { BIND_MESSAGE, CallbackQuery, OAuthService } from './oauth.service';
+import { ApiEnvelope, ApiEnvelopeOneOf, ApiRedirect } from '../../common/http/api-envelope';
+import { LoginResult } from '../auth/auth.service';
+import { TwoFactorChallenge } from '../auth/second-factor.service';
+import { StateAnswer } from './oauth.service';
 
 type Raw = Record<string, unknown>;
 
@@ -44,6 +48,7 @@ export class OAuthController {
     description: 'invitation code applied if the sign-in creates an account',
   })
   @ApiQuery({ name: 'provider', required: false, enum: ['github', 'oidc', 'linuxdo', 'telegram'] })
+  @ApiEnvelope(StateAnswer)
   state(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -59,6 +64,7 @@ export class OAuthController {
     summary: 'GitHub callback: signs in (data = the user) or, when signed in, binds (message "bind")',
   })
   @CallbackQueries()
+  @ApiEnvelopeOneOf([LoginResult, TwoFactorChallenge], { nullable: true })
   github(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -72,6 +78,7 @@ export class OAuthController {
   @ApiOperation({ summary: 'OIDC callback (state from ?provider=oidc; pass iss when the provider sent it)' })
   @CallbackQueries()
   @ApiQuery({ name: 'iss', required: false })
+  @ApiEnvelopeOneOf([LoginResult, TwoFactorChallenge], { nullable: true })
   oidc(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -84,6 +91,7 @@ export class OAuthController {
   @Public()
   @ApiOperation({ summary: 'LinuxDO callback: signs in or binds' })
   @CallbackQueries()
+  @ApiEnvelopeOneOf([LoginResult, TwoFactorChallenge], { nullable: true })
   linuxdo(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -99,6 +107,7 @@ export class OAuthController {
   })
   @ApiQuery({ name: 'code', required: true })
   @ApiQuery({ name: 'aff', required: false })
+  @ApiEnvelopeOneOf([LoginResult, TwoFactorChallenge])
   wechat(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -112,6 +121,7 @@ export class OAuthController {
   @UserOnly()
   @ApiOperation({ summary: 'Binds the WeChat account behind a scan code to the signed-in user' })
   @ApiQuery({ name: 'code', required: true })
+  @ApiEnvelope(null)
   wechatBind(@CurrentUser() me: AuthUser, @Query('code') code?: string) {
     return this.oauth.wechatBind(me.id, code);
   }
@@ -122,6 +132,7 @@ export class OAuthController {
     summary:
       'Telegram Login Widget sign-in (id, first_name, last_name, username, photo_url, auth_date, hash); bound accounts only',
   })
+  @ApiEnvelopeOneOf([LoginResult, TwoFactorChallenge])
   telegramLogin(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -138,6 +149,7 @@ export class OAuthController {
   @Get('telegram/bind')
   @Public() // authentication is checked here: a browser redirect cannot carry New-Api-User
   @ApiOperation({ summary: 'Binds a Telegram account (widget fields; plus state when reached by redirect)' })
+  @ApiRedirect()
   async telegramBind(
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,

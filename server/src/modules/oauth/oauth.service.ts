@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../common/app-error';
@@ -19,17 +20,17 @@ import { TELEGRAM_AUTH_MAX_AGE_SECONDS, verifyTelegramLogin } from './providers/
 import { WeChatProvider } from './providers/wechat.provider';
 
 /** `GET /api/oauth/state?provider=…`: the state and everything the browser needs to go to the provider. */
-export interface StateAnswer {
-  state: string;
+export class StateAnswer {
+  @ApiProperty() state!: string;
   /** The provider's authorization page with every parameter set (absent for telegram). */
-  authorize_url?: string;
+  @ApiPropertyOptional() authorize_url?: string;
   /** Where the provider sends the browser back (the console's /oauth/{type} route). */
-  redirect_uri?: string;
-  scope?: string;
+  @ApiPropertyOptional() redirect_uri?: string;
+  @ApiPropertyOptional() scope?: string;
   /** OIDC only. */
-  nonce?: string;
-  code_challenge?: string;
-  code_challenge_method?: 'S256';
+  @ApiPropertyOptional() nonce?: string;
+  @ApiPropertyOptional() code_challenge?: string;
+  @ApiPropertyOptional({ enum: ['S256'] }) code_challenge_method?: 'S256';
 }
 
 export interface CallbackQuery {

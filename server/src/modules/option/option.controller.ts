@@ -4,6 +4,14 @@ import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser } from '../../common/http/access';
 import { OptionService } from './option.service';
+import { ApiEnvelope } from '../../common/http/api-envelope';
+
+/** One option as `GET /api/option/` lists it. */
+export class OptionListItem {
+  @ApiProperty() key!: string;
+  @ApiProperty() value!: string;
+  @ApiPropertyOptional({ enum: [true], description: 'only root may change it' }) root_only?: true;
+}
 
 export class UpdateOptionDto {
   @ApiProperty() @IsString() key!: string;
@@ -24,6 +32,7 @@ export class OptionController {
   @Get()
   @AdminOnly()
   @ApiOperation({ summary: 'Every option as {key, value}; secrets are never listed' })
+  @ApiEnvelope([OptionListItem])
   list(@CurrentUser() me: AuthUser) {
     return this.options.list(me.role);
   }
@@ -31,6 +40,7 @@ export class OptionController {
   @Put()
   @AdminOnly()
   @ApiOperation({ summary: 'Changes one option (root-only keys need root)' })
+  @ApiEnvelope(null)
   async update(@CurrentUser() me: AuthUser, @Body() body: UpdateOptionDto) {
     await this.options.update(body.key, body.value, me.role, body.clear === true);
   }
@@ -38,6 +48,7 @@ export class OptionController {
   @Post('rest_model_ratio')
   @AdminOnly()
   @ApiOperation({ summary: 'Restores ModelPrice, ModelRatio, CompletionRatio and CacheRatio to the built-in defaults' })
+  @ApiEnvelope(null)
   async resetModelRatio() {
     await this.options.resetPrices();
   }

@@ -7,6 +7,30 @@ import { AdminOnly, Public } from '../../common/http/access';
 import { AuthGuard } from '../auth/auth.guard';
 import type { UserSnapshot } from '../user/user-cache.service';
 import { PricingAnswer, PricingService } from './pricing.service';
+import { ApiEnvelope, ApiRawAnswer, NUMBER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
+
+/** `GET /api/pricing`: outside the envelope, for client compatibility. */
+const PRICING_ANSWER = objectOf({
+  success: { type: 'boolean', enum: [true] },
+  message: STRING,
+  data: {
+    type: 'array',
+    items: objectOf({
+      model_name: STRING,
+      quota_type: { type: 'integer', enum: [0, 1], description: '0 pay per usage (ratios), 1 pay per call' },
+      model_ratio: NUMBER,
+      completion_ratio: NUMBER,
+      model_price: { type: 'number', description: 'USD per call; 0 for pay-per-usage models' },
+      enable_groups: STRINGS,
+    }),
+  },
+  group_ratio: { type: 'object', additionalProperties: NUMBER, description: "the viewer's groups → ratio" },
+  usable_group: {
+    type: 'object',
+    additionalProperties: STRING,
+    description: "the viewer's groups → description",
+  },
+});
 
 @ApiTags('pricing')
 @Controller('api/pricing')
@@ -24,6 +48,7 @@ export class PricingController {
       'Models of enabled channels with their prices → {success, data: [{model_name, quota_type, model_ratio, ' +
       'completion_ratio, model_price, enable_groups}], group_ratio, usable_group} (signed-in callers see their groups)',
   })
+  @ApiRawAnswer(PRICING_ANSWER)
   async get(@Req() req: FastifyRequest): Promise<PricingAnswer> {
     return this.pricing.pricing(await this.viewer(req));
   }
@@ -34,6 +59,7 @@ export class PricingController {
     summary:
       'Models of enabled channels the relay cannot price (same lookup as billing, prefixes included) → [name]',
   })
+  @ApiEnvelope(STRINGS)
   unpriced(): Promise<string[]> {
     return this.pricing.unpriced();
   }

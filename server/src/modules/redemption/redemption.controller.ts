@@ -4,6 +4,8 @@ import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { CreateRedemptionDto, RedeemDto, UpdateRedemptionDto } from './redemption.dto';
 import { RedemptionService } from './redemption.service';
+import { ApiEnvelope, ApiPage, INTEGER, STRINGS } from '../../common/http/api-envelope';
+import { RedemptionView } from './redemption.view';
 
 type Raw = Record<string, unknown>;
 
@@ -16,6 +18,7 @@ export class RedemptionController {
   @Get()
   @AdminOnly()
   @ApiOperation({ summary: 'Paged codes, newest first (?p, page_size, status = 1|2|3|expired)' })
+  @ApiPage(RedemptionView)
   list(@Query() query: Raw) {
     return this.codes.list(query);
   }
@@ -25,6 +28,7 @@ export class RedemptionController {
   @ApiOperation({
     summary: 'Search by keyword (id, part of the name or of the code) and status; same shape as the list',
   })
+  @ApiPage(RedemptionView)
   search(@Query() query: Raw) {
     return this.codes.search(query);
   }
@@ -32,6 +36,7 @@ export class RedemptionController {
   @Post()
   @AdminOnly()
   @ApiOperation({ summary: 'Creates `count` codes {name, quota, count, expired_time} → ["<code>", ...]' })
+  @ApiEnvelope(STRINGS, 'the new codes')
   create(@CurrentUser() me: AuthUser, @Body() body: CreateRedemptionDto) {
     return this.codes.create(me, body);
   }
@@ -42,6 +47,7 @@ export class RedemptionController {
     summary:
       'Edits an unused code {id, name, quota, expired_time}; ?status_only=true sets {id, status} (1 or 2) of a code not used',
   })
+  @ApiEnvelope(RedemptionView)
   update(@Body() body: UpdateRedemptionDto, @Query('status_only') statusOnly?: string) {
     return this.codes.update(body, statusOnly === 'true' || statusOnly === '1');
   }
@@ -49,6 +55,7 @@ export class RedemptionController {
   @Delete('invalid')
   @AdminOnly()
   @ApiOperation({ summary: 'Deletes every used, disabled or expired code → number deleted' })
+  @ApiEnvelope(INTEGER, 'codes deleted')
   removeInvalid() {
     return this.codes.removeInvalid();
   }
@@ -56,6 +63,7 @@ export class RedemptionController {
   @Get(':id')
   @AdminOnly()
   @ApiOperation({ summary: 'One code' })
+  @ApiEnvelope(RedemptionView)
   get(@Param('id', ParseIntPipe) id: number) {
     return this.codes.get(id);
   }
@@ -63,6 +71,7 @@ export class RedemptionController {
   @Delete(':id')
   @AdminOnly()
   @ApiOperation({ summary: 'Deletes a code' })
+  @ApiEnvelope(null)
   async remove(@Param('id', ParseIntPipe) id: number) {
     await this.codes.remove(id);
   }
@@ -77,6 +86,7 @@ export class RedeemController {
   @Post('topup')
   @UserOnly()
   @ApiOperation({ summary: 'Redeems a code {key} → the quota credited' })
+  @ApiEnvelope(INTEGER, 'the quota credited')
   redeem(@CurrentUser() me: AuthUser, @Body() body: RedeemDto) {
     return this.codes.redeem(me, body);
   }

@@ -1,17 +1,18 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Redemption } from '../../database/entities';
 
 /** A redemption code as admins see it (the key in full: they hand it out). */
-export interface RedemptionView {
-  id: number;
-  user_id: number;
-  key: string;
-  status: number;
-  name: string;
-  quota: number;
-  created_time: number;
-  redeemed_time: number;
-  used_user_id: number;
-  expired_time: number;
+export class RedemptionView {
+  @ApiProperty() id!: number;
+  @ApiProperty() user_id!: number;
+  @ApiProperty() key!: string;
+  @ApiProperty() status!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty() quota!: number;
+  @ApiProperty() created_time!: number;
+  @ApiProperty() redeemed_time!: number;
+  @ApiProperty() used_user_id!: number;
+  @ApiProperty() expired_time!: number;
 }
 
 export function toRedemptionView(r: Redemption): RedemptionView {

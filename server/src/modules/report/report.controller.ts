@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { ReportService } from './report.service';
+import { ANY_OBJECT, ApiEnvelope, ApiFile } from '../../common/http/api-envelope';
 
 type Raw = Record<string, unknown>;
 
@@ -47,6 +48,7 @@ export class ReportController {
     summary:
       'Consumption by period × dimension → {period, group_by, time_zone, start_timestamp, end_timestamp, rows, totals}',
   })
+  @ApiEnvelope(ANY_OBJECT)
   reportAll(@Query() query: Raw) {
     return this.reports.reportAll(query);
   }
@@ -56,6 +58,7 @@ export class ReportController {
   @queries([...PARAMS, ...ADMIN_PARAMS])
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'The same report as a CSV file (one line per row, then the totals)' })
+  @ApiFile('text/csv')
   async exportAll(@Query() query: Raw, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return sendCsv(reply, await this.reports.csv(query, null));
   }
@@ -65,6 +68,7 @@ export class ReportController {
   @queries(PARAMS)
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'The caller’s own report as a CSV file' })
+  @ApiFile('text/csv')
   async exportOwn(
     @CurrentUser() me: AuthUser,
     @Query() query: Raw,
@@ -77,6 +81,7 @@ export class ReportController {
   @UserOnly()
   @queries(PARAMS)
   @ApiOperation({ summary: 'The caller’s own consumption by period × dimension (no channel dimension)' })
+  @ApiEnvelope(ANY_OBJECT)
   reportOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.reports.reportOwn(me, query);
   }

@@ -3,6 +3,8 @@ import { ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { RawResponse } from '../../common/http/envelope';
 import { AdminOnly } from '../../common/http/access';
 import { AuditService } from './audit.service';
+import { ApiFile, ApiPage } from '../../common/http/api-envelope';
+import { AuditView } from './audit.service';
 
 const FILTERS = [
   { name: 'actor', description: 'exact user name of who acted' },
@@ -27,6 +29,7 @@ export class AuditController {
   @ApiQuery({ name: 'p', required: false, description: 'page, 1-based' })
   @ApiQuery({ name: 'page_size', required: false, description: 'rows per page (default 10, at most 100)' })
   @ApiOperation({ summary: 'Audit entries, newest first → {items, total, page, page_size}' })
+  @ApiPage(AuditView)
   list(@Query() query: Record<string, unknown>) {
     return this.audit.list(query);
   }
@@ -39,6 +42,7 @@ export class AuditController {
   @Header('content-disposition', 'attachment; filename="audit.csv"')
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'The matching entries as CSV (newest first, at most 10,000 rows)' })
+  @ApiFile('text/csv')
   export(@Query() query: Record<string, unknown>) {
     return this.audit.csv(query);
   }

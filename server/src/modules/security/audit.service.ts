@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
@@ -25,20 +26,26 @@ export interface AuditRecord {
   summary?: string;
 }
 
-export interface AuditView {
-  id: number;
-  created_at: number;
-  actor_id: number;
-  actor_name: string;
-  actor_role: number;
-  action: string;
-  target_type: string;
-  target_id: string;
-  target_name: string;
-  ip: string;
-  changes: Changes | null;
-  summary: string;
-  request_id: string;
+export class AuditView {
+  @ApiProperty() id!: number;
+  @ApiProperty() created_at!: number;
+  @ApiProperty() actor_id!: number;
+  @ApiProperty() actor_name!: string;
+  @ApiProperty() actor_role!: number;
+  @ApiProperty() action!: string;
+  @ApiProperty() target_type!: string;
+  @ApiProperty() target_id!: string;
+  @ApiProperty() target_name!: string;
+  @ApiProperty() ip!: string;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    description: 'field → {from, to}; secrets show as changed, never their values',
+    additionalProperties: { type: 'object', properties: { from: {}, to: {} } },
+  })
+  changes!: Changes | null;
+  @ApiProperty() summary!: string;
+  @ApiProperty() request_id!: string;
 }
 
 /** The states of a call's targets taken before it ran; `finish` compares and writes. */

@@ -9,6 +9,8 @@ import { loginResult } from '../auth/auth.service';
 import { SecondFactorGate } from '../auth/second-factor.service';
 import { StepUpService } from '../auth/step-up.service';
 import { PasskeyService } from './passkey.service';
+import { ANY_OBJECT, ApiEnvelope, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
+import { LoginResult } from '../auth/auth.service';
 
 export class PasskeyResponseDto {
   @ApiProperty({
@@ -36,6 +38,7 @@ export class PasskeyController {
   @Post('register/options')
   @UserOnly()
   @ApiOperation({ summary: 'Creation options for a new passkey of the signed-in user (step-up)' })
+  @ApiEnvelope(ANY_OBJECT, 'WebAuthn PublicKeyCredentialCreationOptionsJSON')
   registerOptions(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,
@@ -47,6 +50,7 @@ export class PasskeyController {
   @Post('register')
   @UserOnly()
   @ApiOperation({ summary: 'Stores the new passkey → {id, name}' })
+  @ApiEnvelope(objectOf({ id: INTEGER, name: STRING }))
   register(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,
@@ -59,6 +63,7 @@ export class PasskeyController {
   @Delete(':id')
   @UserOnly()
   @ApiOperation({ summary: 'Removes one of the signed-in user’s passkeys (step-up)' })
+  @ApiEnvelope(null)
   async remove(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     await this.passkeys.remove(me.id, id);
   }
@@ -70,6 +75,7 @@ export class PasskeyController {
     summary:
       'Request options for signing in with a passkey: after the password step (its user’s passkeys) or without a password',
   })
+  @ApiEnvelope(ANY_OBJECT, 'WebAuthn PublicKeyCredentialRequestOptionsJSON')
   loginOptions(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.passkeys.authenticationOptions(req, reply, 'auth', this.gate.pendingUser(req));
   }
@@ -78,6 +84,7 @@ export class PasskeyController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Signs in with a passkey assertion; sets the session cookie → the login answer' })
+  @ApiEnvelope(LoginResult)
   async login(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -97,6 +104,7 @@ export class PasskeyController {
   @Post('step_up/options')
   @UserOnly()
   @ApiOperation({ summary: 'Request options for confirming the signed-in user with one of their passkeys' })
+  @ApiEnvelope(ANY_OBJECT, 'WebAuthn PublicKeyCredentialRequestOptionsJSON')
   stepUpOptions(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,
@@ -111,6 +119,7 @@ export class PasskeyController {
   @ApiOperation({
     summary: 'Confirms the signed-in user with a passkey for sensitive actions → {expires_at}',
   })
+  @ApiEnvelope(objectOf({ expires_at: INTEGER }))
   async confirm(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,

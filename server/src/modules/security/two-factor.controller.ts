@@ -12,6 +12,9 @@ import { SecondFactorGate } from '../auth/second-factor.service';
 import { StepUpService } from '../auth/step-up.service';
 import { UserService } from '../user/user.service';
 import { TwoFactorService } from './two-factor.service';
+import { ApiEnvelope, BOOLEAN, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
+import { LoginResult } from '../auth/auth.service';
+import { TotpSetup } from './two-factor.service';
 
 export class CodeDto {
   @ApiPropertyOptional({ description: 'a 6-digit authenticator code or a recovery code' })
@@ -28,6 +31,17 @@ export class StepUpDto extends CodeDto {
 }
 
 /** Two-factor sign-in (TOTP, recovery codes) and step-up checks of the signed-in user. */
+const TWO_FACTOR_STATUS = objectOf({
+  enabled: BOOLEAN,
+  totp_enabled: BOOLEAN,
+  recovery_codes_left: INTEGER,
+  passkeys: {
+    type: 'array',
+    items: objectOf({ id: INTEGER, name: STRING, created_at: INTEGER, last_used_at: INTEGER }),
+  },
+  required_for_admins: { type: 'boolean', description: 'root requires admins to have a second factor' },
+});
+
 @ApiTags('security')
 @Controller('api/user')
 export class TwoFactorController {
@@ -45,6 +59,7 @@ export class TwoFactorController {
     summary:
       'Second step of a sign-in that answered {require_2fa: true}: a TOTP or recovery code; sets the session cookie',
   })
+  @ApiEnvelope(LoginResult)
   async login(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -65,6 +80,7 @@ export class TwoFactorController {
     summary:
       'Second factors of the signed-in user → {enabled, totp_enabled, recovery_codes_left, passkeys, required_for_admins}',
   })
+  @ApiEnvelope(TWO_FACTOR_STATUS)
   status(@CurrentUser() me: AuthUser) {
     return this.twoFactor.status(me.id);
   }
@@ -74,6 +90,7 @@ export class TwoFactorController {
   @ApiOperation({
     summary: 'Starts authenticator enrolment (step-up) → {secret, uri, qr_code}; shown this once',
   })
+  @ApiEnvelope(TotpSetup)
   setupTotp(@CurrentUser() me: AuthUser) {
     return this.twoFactor.setup(me);
   }
@@ -82,6 +99,7 @@ export class TwoFactorController {
   @UserOnly()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Completes enrolment with a first code → {recovery_codes} (shown this once)' })
+  @ApiEnvelope(objectOf({ recovery_codes: STRINGS }))
   async enableTotp(@CurrentUser() me: AuthUser, @Body() body: CodeDto) {
     return { recovery_codes: await this.twoFactor.enable(me.id, body?.code) };
   }
@@ -89,6 +107,7 @@ export class TwoFactorController {
   @Post('2fa/totp/disable')
   @UserOnly()
   @ApiOperation({ summary: 'Removes the authenticator and its recovery codes (step-up)' })
+  @ApiEnvelope(null)
   async disableTotp(@CurrentUser() me: AuthUser) {
     await this.twoFactor.disable(me.id);
   }
@@ -96,6 +115,7 @@ export class TwoFactorController {
   @Post('2fa/recovery_codes')
   @UserOnly()
   @ApiOperation({ summary: 'Replaces the recovery codes (step-up) → {recovery_codes}' })
+  @ApiEnvelope(objectOf({ recovery_codes: STRINGS }))
   async recoveryCodes(@CurrentUser() me: AuthUser) {
     return { recovery_codes: await this.twoFactor.regenerateRecoveryCodes(me.id) };
   }
@@ -107,6 +127,7 @@ export class TwoFactorController {
     summary:
       'Confirms the signed-in user again for sensitive actions: a second-factor code when the account has one, else the password → {expires_at}',
   })
+  @ApiEnvelope(objectOf({ expires_at: INTEGER }))
   async confirm(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,
@@ -139,6 +160,7 @@ export class TwoFactorAdminController {
   @Post(':id/2fa/reset')
   @AdminOnly()
   @ApiOperation({ summary: 'Removes every second factor of a user of a lower role (step-up)' })
+  @ApiEnvelope(null)
   async reset(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     await this.users.getForAdmin(me, id); // the role rule: not a peer, not a higher role
     await this.twoFactor.reset(id);

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateSecret, generateURI, verify } from 'otplib';
@@ -13,12 +14,12 @@ import { UserCacheService } from '../user/user-cache.service';
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD = 30;
 
-export interface TotpSetup {
+export class TotpSetup {
   /** base32, for typing into an app that cannot scan. Shown during enrolment only. */
-  secret: string;
-  uri: string;
+  @ApiProperty() secret!: string;
+  @ApiProperty() uri!: string;
   /** data:image/png;base64,… of the otpauth URI. */
-  qr_code: string;
+  @ApiProperty() qr_code!: string;
 }
 
 export interface TwoFactorStatus {

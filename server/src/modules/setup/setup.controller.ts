@@ -3,6 +3,7 @@ import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { AllowBeforeSetup, Public } from '../../common/http/access';
 import { SetupService } from './setup.service';
+import { ApiEnvelope, BOOLEAN, objectOf, STRING } from '../../common/http/api-envelope';
 
 export class SetupDto {
   @ApiPropertyOptional() @IsOptional() @IsString() username?: string;
@@ -21,6 +22,7 @@ export class SetupController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: '{status, root_init, database_type}' })
+  @ApiEnvelope(objectOf({ status: BOOLEAN, root_init: BOOLEAN, database_type: STRING }))
   status() {
     return this.setup.status();
   }
@@ -29,6 +31,7 @@ export class SetupController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: 'Creates root and records the usage mode, once' })
+  @ApiEnvelope(null)
   async run(@Body() body: SetupDto) {
     await this.setup.run(body ?? {});
   }

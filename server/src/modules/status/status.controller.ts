@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowBeforeSetup, Public, UserOnly } from '../../common/http/access';
 import { modelsByType } from '../channel/channel-types';
 import { StatusService } from './status.service';
+import { ANY_OBJECT, ApiEnvelope, STRING, STRINGS } from '../../common/http/api-envelope';
 
 @ApiTags('status')
 @Controller('api')
@@ -13,6 +14,7 @@ export class StatusController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: 'The public status object the console caches' })
+  @ApiEnvelope(ANY_OBJECT, 'the site status: names, switches and texts the console needs')
   get() {
     return this.status.publicStatus();
   }
@@ -21,6 +23,7 @@ export class StatusController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: 'Site notice (markdown/HTML text)' })
+  @ApiEnvelope(STRING)
   notice(): string {
     return this.status.text('Notice');
   }
@@ -29,6 +32,7 @@ export class StatusController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: 'About page text' })
+  @ApiEnvelope(STRING)
   about(): string {
     return this.status.text('About');
   }
@@ -37,6 +41,7 @@ export class StatusController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: 'Home page content (markdown/HTML, or a URL shown in a frame)' })
+  @ApiEnvelope(STRING)
   home(): string {
     return this.status.text('HomePageContent');
   }
@@ -44,6 +49,7 @@ export class StatusController {
   @Get('models')
   @UserOnly()
   @ApiOperation({ summary: 'Built-in model names per channel type: {"<type>": [models]}' })
+  @ApiEnvelope({ type: 'object', additionalProperties: STRINGS })
   models(): Record<string, string[]> {
     return modelsByType();
   }

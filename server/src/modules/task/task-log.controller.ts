@@ -3,6 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { TaskLogService } from './task-log.service';
+import { ANY_OBJECT, ApiEnvelope, pageSchema } from '../../common/http/api-envelope';
 
 type Raw = Record<string, unknown>;
 type Q = { name: string; description: string };
@@ -43,6 +44,7 @@ export class DrawingLogController {
   @AdminOnly()
   @queries([...PAGING, ...ADMIN, ...DRAWING])
   @ApiOperation({ summary: 'Every user’s drawing tasks, newest first → {items, total, page, page_size}' })
+  @ApiEnvelope(pageSchema(ANY_OBJECT))
   listAll(@Query() query: Raw) {
     return this.logs.listDrawings(query, null);
   }
@@ -51,6 +53,7 @@ export class DrawingLogController {
   @UserOnly()
   @queries([...PAGING, ...DRAWING])
   @ApiOperation({ summary: 'The caller’s own drawing tasks (no channel) → {items, total, page, page_size}' })
+  @ApiEnvelope(pageSchema(ANY_OBJECT))
   listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.logs.listDrawings(query, me.id);
   }
@@ -66,6 +69,7 @@ export class TaskLogController {
   @AdminOnly()
   @queries([...PAGING, ...ADMIN, ...TASK])
   @ApiOperation({ summary: 'Every user’s tasks, newest first → {items, total, page, page_size}' })
+  @ApiEnvelope(pageSchema(ANY_OBJECT))
   listAll(@Query() query: Raw) {
     return this.logs.listTasks(query, null);
   }
@@ -74,6 +78,7 @@ export class TaskLogController {
   @UserOnly()
   @queries([...PAGING, ...TASK])
   @ApiOperation({ summary: 'The caller’s own tasks (no channel) → {items, total, page, page_size}' })
+  @ApiEnvelope(pageSchema(ANY_OBJECT))
   listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.logs.listTasks(query, me.id);
   }

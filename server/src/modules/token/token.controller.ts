@@ -4,6 +4,8 @@ import type { AuthUser } from '../../common/http/request-context';
 import { CurrentUser, UserOnly } from '../../common/http/access';
 import { TokenManageService } from './token-manage.service';
 import { CreateTokenDto, TokenIdsDto, UpdateTokenDto } from './token.dto';
+import { ApiEnvelope, ApiPage, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
+import { TokenView } from './token.view';
 
 type Raw = Record<string, unknown>;
 
@@ -16,6 +18,7 @@ export class TokenController {
   @Get()
   @UserOnly()
   @ApiOperation({ summary: 'Own tokens, paged (?p, page_size|size), keys masked' })
+  @ApiPage(TokenView)
   list(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.tokens.list(me, query);
   }
@@ -25,6 +28,7 @@ export class TokenController {
   @ApiOperation({
     summary: 'Search own tokens: ?keyword (name) and ?token (a full key, a masked key or part of a key)',
   })
+  @ApiPage(TokenView)
   search(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.tokens.search(me, query);
   }
@@ -32,6 +36,7 @@ export class TokenController {
   @Post()
   @UserOnly()
   @ApiOperation({ summary: 'Creates `count` tokens (default 1) → the new tokens, keys masked' })
+  @ApiEnvelope([TokenView], 'the new tokens, keys masked')
   create(@CurrentUser() me: AuthUser, @Body() body: CreateTokenDto) {
     return this.tokens.create(me, (body ?? {}) as unknown as Raw);
   }
@@ -39,6 +44,7 @@ export class TokenController {
   @Put()
   @UserOnly()
   @ApiOperation({ summary: 'Updates an own token by id; ?status_only=true changes only status' })
+  @ApiEnvelope(TokenView)
   update(@CurrentUser() me: AuthUser, @Body() body: UpdateTokenDto, @Query('status_only') statusOnly?: string) {
     return this.tokens.update(me, (body ?? {}) as unknown as Raw, statusOnly === 'true' || statusOnly === '1');
   }
@@ -46,6 +52,7 @@ export class TokenController {
   @Post('batch')
   @UserOnly()
   @ApiOperation({ summary: 'Deletes own tokens {ids} → number deleted' })
+  @ApiEnvelope(INTEGER, 'tokens deleted')
   removeMany(@CurrentUser() me: AuthUser, @Body() body: TokenIdsDto) {
     return this.tokens.removeMany(me, body?.ids);
   }
@@ -53,6 +60,7 @@ export class TokenController {
   @Post(':id/key')
   @UserOnly()
   @ApiOperation({ summary: 'The full key of an own token → {key: "sk-..."}' })
+  @ApiEnvelope(objectOf({ key: STRING }))
   reveal(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     return this.tokens.reveal(me, id);
   }
@@ -60,6 +68,7 @@ export class TokenController {
   @Get(':id')
   @UserOnly()
   @ApiOperation({ summary: 'One own token, key masked' })
+  @ApiEnvelope(TokenView)
   get(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     return this.tokens.get(me, id);
   }
@@ -67,6 +76,7 @@ export class TokenController {
   @Delete(':id')
   @UserOnly()
   @ApiOperation({ summary: 'Deletes an own token' })
+  @ApiEnvelope(null)
   async remove(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     await this.tokens.remove(me, id);
   }

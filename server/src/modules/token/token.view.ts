@@ -1,30 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Token } from '../../database/entities';
 import { Budget, parseBudget } from '../../common/budget-rules';
 import { maskHint } from './token.service';
 
 /** A token as its owner sees it in lists: the key masked (`abcd**********wxyz`), never its hash or ciphertext. */
-export interface TokenView {
-  id: number;
-  user_id: number;
-  name: string;
-  key: string;
-  status: number;
-  created_time: number;
-  accessed_time: number;
-  expired_time: number;
-  remain_quota: number;
-  used_quota: number;
-  unlimited_quota: boolean;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
+export class TokenView {
+  @ApiProperty() id!: number;
+  @ApiProperty() user_id!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty() key!: string;
+  @ApiProperty() status!: number;
+  @ApiProperty() created_time!: number;
+  @ApiProperty() accessed_time!: number;
+  @ApiProperty() expired_time!: number;
+  @ApiProperty() remain_quota!: number;
+  @ApiProperty() used_quota!: number;
+  @ApiProperty() unlimited_quota!: boolean;
+  @ApiProperty() model_limits_enabled!: boolean;
+  @ApiProperty() model_limits!: string;
+  @ApiProperty() allow_ips!: string;
+  @ApiProperty() group!: string;
   /** Requests per minute, tokens per minute, requests in flight (0 = unlimited). */
-  rpm_limit: number;
-  tpm_limit: number;
-  concurrency_limit: number;
+  @ApiProperty() rpm_limit!: number;
+  @ApiProperty() tpm_limit!: number;
+  @ApiProperty() concurrency_limit!: number;
   /** Quota and request caps per day, week and month (0 = none); null = no budget. Usage: GET /api/budget/token. */
-  budget: Budget | null;
+  @ApiProperty({ type: Object, nullable: true, example: { day: { quota: 500000, requests: 100 } } })
+  budget!: Budget | null;
 }
 
 export function toTokenView(t: Token): TokenView {

@@ -8,6 +8,16 @@ import { pickLang, translate } from '../../common/i18n/messages';
 import { AdminOnly, AllowBeforeSetup, CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { AmountDto, CompleteTopUpDto, PayDto } from './topup.dto';
 import { TopUpService } from './topup.service';
+import {
+  ANY_OBJECT,
+  ApiEnvelope,
+  ApiPage,
+  ApiRawAnswer,
+  ApiRedirect,
+  BOOLEAN,
+  objectOf,
+} from '../../common/http/api-envelope';
+import { AdminTopUpView, TopUpView } from './topup.view';
 
 type Raw = Record<string, unknown>;
 
@@ -22,6 +32,16 @@ interface PayAnswer {
 const asObject = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
 
 /** The wallet: price quotes, online payment through an epay gateway, top-up orders. */
+const PAY_ANSWER = objectOf(
+  {
+    success: BOOLEAN,
+    message: { type: 'string', enum: ['success', 'error'] },
+    data: { description: 'the amount, the payment form fields, or the reason of a refusal' },
+    url: { type: 'string', description: "the payment gateway's address" },
+  },
+  ['url'],
+);
+
 @ApiTags('wallet')
 @Controller('api/user')
 export class TopUpController {
@@ -35,6 +55,7 @@ export class TopUpController {
     summary:
       'What the wallet page needs: enable_online_topup, pay_methods, min_topup, price, topup_group_ratio (own group), quota_per_unit, display_in_currency, usd_exchange_rate, topup_link',
   })
+  @ApiEnvelope(ANY_OBJECT, 'the top-up settings the console needs')
   info(@CurrentUser() me: AuthUser) {
     return this.topups.info(me);
   }
@@ -46,6 +67,7 @@ export class TopUpController {
     summary:
       'The price of an amount → {success, message: "success", data: "7.30"} or {success: false, message: "error", data: "<why>"}',
   })
+  @ApiRawAnswer(PAY_ANSWER)
   amount(@CurrentUser() me: AuthUser, @Body() body: AmountDto, @Req() req: FastifyRequest): PayAnswer {
     return this.answer(req, () => {
       const q = this.topups.quote(me, asObject(body).amount);
@@ -60,6 +82,7 @@ export class TopUpController {
     summary:
       'Creates a pending order → {success, message: "success", data: {signed epay form fields}, url: "<PayAddress>/submit.php"}',
   })
+  @ApiRawAnswer(PAY_ANSWER)
   async pay(
     @CurrentUser() me: AuthUser,
     @Body() body: PayDto,
@@ -78,6 +101,7 @@ export class TopUpController {
   @ApiOperation({
     summary: 'Own top-up orders, newest first (?p, page_size, keyword = part of trade_no, status)',
   })
+  @ApiPage(TopUpView)
   self(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.topups.listSelf(me, query);
   }
@@ -88,6 +112,7 @@ export class TopUpController {
     summary:
       'Every top-up order, newest first (?p, page_size, keyword, status, user_id); items carry username',
   })
+  @ApiPage(AdminTopUpView)
   all(@Query() query: Raw) {
     return this.topups.listAll(query);
   }
@@ -95,6 +120,7 @@ export class TopUpController {
   @Post('topup/complete')
   @AdminOnly()
   @ApiOperation({ summary: 'Marks a pending order paid and credits it {trade_no} → the order' })
+  @ApiEnvelope(TopUpView)
   complete(@CurrentUser() me: AuthUser, @Body() body: CompleteTopUpDto) {
     return this.topups.complete(me, asObject(body));
   }
@@ -117,6 +143,7 @@ export class TopUpController {
   @AllowBeforeSetup()
   @RawResponse()
   @ApiExcludeEndpoint()
+  @ApiRawAnswer({ type: 'string', enum: ['success', 'fail'] })
   notifyPost(@Req() req: FastifyRequest) {
     const body = asObject(req.body);
     return this.notify(Object.keys(body).length ? body : asObject(req.query));
@@ -127,6 +154,7 @@ export class TopUpController {
   @RawResponse()
   @Redirect()
   @ApiExcludeEndpoint()
+  @ApiRedirect()
   back() {
     return { url: this.topups.returnUrl(), statusCode: 302 };
   }

@@ -1,21 +1,22 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { TopUp } from '../../database/entities';
 
 /** A top-up order as the API shows it. `amount` is the quota the order credits. */
-export interface TopUpView {
-  id: number;
-  user_id: number;
-  amount: number;
-  money: number;
-  trade_no: string;
-  payment_method: string;
-  create_time: number;
-  complete_time: number;
-  status: string;
+export class TopUpView {
+  @ApiProperty() id!: number;
+  @ApiProperty() user_id!: number;
+  @ApiProperty() amount!: number;
+  @ApiProperty() money!: number;
+  @ApiProperty() trade_no!: string;
+  @ApiProperty() payment_method!: string;
+  @ApiProperty() create_time!: number;
+  @ApiProperty() complete_time!: number;
+  @ApiProperty() status!: string;
 }
 
 /** An order in the admin list: also the owner's username. */
-export interface AdminTopUpView extends TopUpView {
-  username: string;
+export class AdminTopUpView extends TopUpView {
+  @ApiProperty() username!: string;
 }
 
 export function toTopUpView(t: TopUp): TopUpView {

@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/http/access';
 import { UserGroupsService } from './user-groups.service';
+import { ApiEnvelope, STRINGS } from '../../common/http/api-envelope';
 
 @ApiTags('users')
 @Controller('api/group')
@@ -11,6 +12,7 @@ export class GroupController {
   @Get()
   @AdminOnly()
   @ApiOperation({ summary: 'Group names (keys of GroupRatio)' })
+  @ApiEnvelope(STRINGS)
   list(): string[] {
     return this.groups.allGroups();
   }

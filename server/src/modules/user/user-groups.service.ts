@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -7,9 +8,9 @@ import { priceOf, priceTablesFrom } from '../billing/pricing';
 import { OptionService } from '../option/option.service';
 import { UserCacheService } from './user-cache.service';
 
-export interface GroupInfo {
-  ratio: number | null;
-  desc: string;
+export class GroupInfo {
+  @ApiProperty({ type: Number, nullable: true }) ratio!: number | null;
+  @ApiProperty() desc!: string;
 }
 
 /** Which groups a user may pick for tokens, and which models those groups reach. */

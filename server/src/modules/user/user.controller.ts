@@ -29,6 +29,10 @@ import {
 import { mergeSetting, parseSetting } from './user-setting';
 import { UserGroupsService } from './user-groups.service';
 import { UserService } from './user.service';
+import { ApiEnvelope, ApiPage, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
+import { getSchemaPath } from '@nestjs/swagger';
+import { GroupInfo } from './user-groups.service';
+import { UserView } from './user.view';
 
 @ApiTags('users')
 @Controller('api/user')
@@ -43,6 +47,7 @@ export class UserController {
   @Get('self')
   @UserOnly()
   @ApiOperation({ summary: 'The signed-in user (no password or access token)' })
+  @ApiEnvelope(UserView)
   self(@CurrentUser() me: AuthUser) {
     return this.users.selfView(me.id);
   }
@@ -50,6 +55,7 @@ export class UserController {
   @Put('self')
   @UserOnly()
   @ApiOperation({ summary: 'Changes display_name and/or password (original_password needed)' })
+  @ApiEnvelope(null)
   async updateSelf(
     @CurrentUser() me: AuthUser,
     @Body() body: UpdateSelfDto,
@@ -64,6 +70,7 @@ export class UserController {
   @Delete('self')
   @UserOnly()
   @ApiOperation({ summary: 'Deregisters the own account; body {username} must equal the account name' })
+  @ApiEnvelope(null)
   async deleteSelf(
     @CurrentUser() me: AuthUser,
     @Body() body: DeleteSelfDto,
@@ -75,6 +82,7 @@ export class UserController {
   @Get('token')
   @UserOnly()
   @ApiOperation({ summary: 'Issues a new system access token (the old one stops working)' })
+  @ApiEnvelope(STRING, 'a new access token (the previous one stops working)')
   token(@CurrentUser() me: AuthUser) {
     return this.users.regenerateAccessToken(me.id);
   }
@@ -82,6 +90,7 @@ export class UserController {
   @Get('aff')
   @UserOnly()
   @ApiOperation({ summary: 'The invitation code' })
+  @ApiEnvelope(STRING, 'the invitation code')
   aff(@CurrentUser() me: AuthUser) {
     return this.users.affCode(me.id);
   }
@@ -89,6 +98,7 @@ export class UserController {
   @Post('aff_transfer')
   @UserOnly()
   @ApiOperation({ summary: 'Moves invitation earnings into the balance (at least one unit)' })
+  @ApiEnvelope(null)
   async affTransfer(@CurrentUser() me: AuthUser, @Body() body: AffTransferDto) {
     await this.users.affTransfer(me, body.quota);
   }
@@ -96,6 +106,7 @@ export class UserController {
   @Put('setting')
   @UserOnly()
   @ApiOperation({ summary: 'Notification settings' })
+  @ApiEnvelope(null)
   async setting(@CurrentUser() me: AuthUser, @Body() body: UserSettingDto) {
     const user = await this.users.mustFind(me.id);
     await this.users.saveSetting(me.id, { ...mergeSetting(parseSetting(user.setting), body) });
@@ -104,6 +115,14 @@ export class UserController {
   @Get('self/groups')
   @UserOnly()
   @ApiOperation({ summary: 'Groups the user may choose: {group: {ratio, desc}}' })
+  @ApiEnvelope(
+    {
+      type: 'object',
+      additionalProperties: { $ref: getSchemaPath(GroupInfo) },
+      description: 'group → ratio, description',
+    },
+    { models: [GroupInfo] },
+  )
   selfGroups(@CurrentUser() me: AuthUser) {
     return this.groups.usableGroups(me.group);
   }
@@ -113,6 +132,7 @@ export class UserController {
   @ApiOperation({
     summary: 'Model names the user can call, priced as the relay prices them (optionally in one group)',
   })
+  @ApiEnvelope(STRINGS)
   models(@CurrentUser() me: AuthUser, @Query('group') group?: string) {
     return this.groups.callableModels(me, group || undefined);
   }
@@ -122,6 +142,7 @@ export class UserController {
   @Get()
   @AdminOnly()
   @ApiOperation({ summary: 'Paged user list' })
+  @ApiPage(UserView)
   list(@Query() query: Record<string, unknown>) {
     return this.users.list(parsePage(query));
   }
@@ -129,6 +150,7 @@ export class UserController {
   @Get('search')
   @AdminOnly()
   @ApiOperation({ summary: 'Search by keyword (id, username, email, display name) and group' })
+  @ApiPage(UserView)
   search(@Query() query: Record<string, unknown>) {
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
     return this.users.search(str(query.keyword), str(query.group), parsePage(query));
@@ -137,6 +159,7 @@ export class UserController {
   @Post('manage')
   @AdminOnly()
   @ApiOperation({ summary: 'promote, demote, disable, enable, delete or add_quota' })
+  @ApiEnvelope(objectOf({ status: INTEGER, role: INTEGER, quota: INTEGER }, ['quota']))
   manage(@CurrentUser() me: AuthUser, @Body() body: ManageUserDto) {
     return this.users.manage(me, body);
   }
@@ -144,6 +167,7 @@ export class UserController {
   @Post()
   @AdminOnly()
   @ApiOperation({ summary: 'Creates an ordinary user' })
+  @ApiEnvelope(null)
   async create(@CurrentUser() me: AuthUser, @Body() body: CreateUserDto) {
     await this.users.adminCreate(me, body);
   }
@@ -151,6 +175,7 @@ export class UserController {
   @Put()
   @AdminOnly()
   @ApiOperation({ summary: 'Updates username, display name, password, group and quota (as a delta)' })
+  @ApiEnvelope(UserView)
   update(@CurrentUser() me: AuthUser, @Body() body: UpdateUserDto) {
     return this.users.adminUpdate(me, body);
   }
@@ -158,6 +183,7 @@ export class UserController {
   @Get(':id')
   @AdminOnly()
   @ApiOperation({ summary: 'One user' })
+  @ApiEnvelope(UserView)
   get(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     return this.users.getForAdmin(me, id);
   }

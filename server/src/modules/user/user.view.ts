@@ -1,33 +1,35 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { User } from '../../database/entities';
 import { Budget, parseBudget } from '../../common/budget-rules';
 
 /** A user as the API shows it: never the password hash or the access token. */
-export interface UserView {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  inviter_id: number;
-  github_id: string;
-  oidc_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  setting: string;
-  created_at: number;
-  DeletedAt: string | null;
+export class UserView {
+  @ApiProperty() id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty() display_name!: string;
+  @ApiProperty() role!: number;
+  @ApiProperty() status!: number;
+  @ApiProperty() email!: string;
+  @ApiProperty() group!: string;
+  @ApiProperty() quota!: number;
+  @ApiProperty() used_quota!: number;
+  @ApiProperty() request_count!: number;
+  @ApiProperty() aff_code!: string;
+  @ApiProperty() aff_count!: number;
+  @ApiProperty() aff_quota!: number;
+  @ApiProperty() aff_history_quota!: number;
+  @ApiProperty() inviter_id!: number;
+  @ApiProperty() github_id!: string;
+  @ApiProperty() oidc_id!: string;
+  @ApiProperty() wechat_id!: string;
+  @ApiProperty() telegram_id!: string;
+  @ApiProperty() linux_do_id!: string;
+  @ApiProperty() setting!: string;
+  @ApiProperty() created_at!: number;
+  @ApiProperty({ type: String, nullable: true }) DeletedAt!: string | null;
   /** Quota and request caps per day, week and month (0 = none); null = no budget. Usage: GET /api/budget/self, /api/budget/user/:id. */
-  budget: Budget | null;
+  @ApiProperty({ type: Object, nullable: true, example: { month: { quota: 5000000, requests: 0 } } })
+  budget!: Budget | null;
 }
 
 /** Keys of the user's own notification settings that are secret: kept but not shown. */
