@@ -9,6 +9,7 @@
 //   BENCH_REQUESTS=n BENCH_MODES=stream       narrow a run
 //   BENCH_DIST=/tmp/old/dist                  measure another build (same node_modules)
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
+//   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
 //   BENCH_TARGETS=route                       only some cells (baseline, relay, route): profile one path
 //   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
 // Needs `npm run build:server`.
@@ -314,6 +315,48 @@ try {
     res.end();
   };
 
+  // BENCH_SQL_PROBE=1: which SQLite statements run, and how often, over the measured cells.
+  const statements = new Map();
+  if (process.env.BENCH_SQL_PROBE) {
+    const Db = require(join(root, 'node_modules/better-sqlite3'));
+    const prepare = Db.prototype.prepare;
+    Db.prototype.prepare = function (sql) {
+      const st = prepare.call(this, sql);
+      for (const m of ['run', 'get', 'all']) {
+        const f = st[m].bind(st);
+        st[m] = (...a) => {
+          const k = sql.slice(0, 90);
+          statements.set(k, (statements.get(k) ?? 0) + 1);
+          return f(...a);
+        };
+      }
+      return st;
+    };
+  }
+  const flushes = [];
+  if (process.env.BENCH_FLUSH_PROBE) {
+    const apply = ledger.apply.bind(ledger);
+    ledger.apply = async (m, batch) => {
+      const t = process.hrtime.bigint();
+      await apply(m, batch);
+      flushes.push([batch.length, Number(process.hrtime.bigint() - t) / 1e3]);
+    };
+  }
+  // BENCH_ALLOC_PROF=<file>: an allocation profile of the measured cells, collected objects included
+  // (what the garbage collector has to clear), written as a .heapprofile for DevTools.
+  let inspector = null;
+  if (process.env.BENCH_ALLOC_PROF) {
+    const { Session } = require('node:inspector');
+    inspector = new Session();
+    inspector.connect();
+    const post = (m, p) => new Promise((res, rej) => inspector.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+    inspector.call = post;
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   const before = await ledger.balanceOf(session.id);
   const rows = [];
   for (const mode of modes) {
@@ -326,6 +369,11 @@ try {
     }
   }
   await ledger.flush();
+  if (inspector) {
+    const { profile } = await inspector.call('HeapProfiler.stopSampling');
+    writeFileSync(process.env.BENCH_ALLOC_PROF, JSON.stringify(profile));
+    inspector.disconnect();
+  }
   const { DataSource } = require(join(root, 'node_modules/typeorm'));
   const ds = app.get(DataSource);
   const [{ quota }] = await ds.query('SELECT quota FROM users WHERE id = ?', [session.id]);
@@ -362,6 +410,13 @@ try {
   console.log(
     `Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`,
   );
+  for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(String(n).padStart(8), sql);
+  if (flushes.length) {
+    const rows = flushes.reduce((n, f) => n + f[0], 0);
+    const us = flushes.reduce((n, f) => n + f[1], 0);
+    const worst = flushes.reduce((m, f) => (f[1] > m[1] ? f : m));
+    console.log(`Flushes: ${flushes.length}, ${rows} rows, ${(us / rows).toFixed(1)} µs per row, worst ${worst[1].toFixed(0)} µs for ${worst[0]} rows`);
+  }
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const file = join(root, `bench/results/relay-cpu-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(

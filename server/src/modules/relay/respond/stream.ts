@@ -53,9 +53,10 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   // Set when the upstream's end marker has been read: what is left goes out with the end of the response.
   let upstreamDone = false;
 
-  // Events made from one upstream read go out in one write (one syscall, not one per event).
+  // Events made from one upstream read go out in one write (one syscall, not one per event). The
+  // per-event steps below are synchronous (no promise per event): only the flush waits, for drain.
   let batch = '';
-  const write = async (s: string) => {
+  const write = (s: string): void => {
     if (queueMax > 0) {
       buffered.push(s);
       if (buffered.length < queueMax) return;
@@ -94,7 +95,7 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   const modelField = `"model":${JSON.stringify(ctx.model)}`;
   // Events that are not valid JSON are dropped (and counted), never passed on or allowed to end the stream.
   let badEvents = 0;
-  const emitClient = async (e: SseEvent) => {
+  const emitClient = (e: SseEvent): void => {
     const failure = streamFailure(native, e);
     if (failure) {
       // An error before any content: nothing is charged and another channel may answer.
@@ -150,18 +151,18 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
       badEvents++;
       return;
     }
-    for (const chunk of chunks) await emitHub(chunk);
+    for (const chunk of chunks) emitHub(chunk);
   };
-  const emitHub = async (chunk: JsonObject) => {
+  const emitHub = (chunk: JsonObject): void => {
     probe.observe(undefined, chunk);
     if (client === 'openai' && chunk.usage && !wantsUsage) {
       if (Array.isArray(chunk.choices) && chunk.choices.length === 0) return;
       chunk = { ...chunk };
       delete chunk.usage;
     }
-    for (const out of fromHub!.push(chunk)) await write(formatSse(out));
+    for (const out of fromHub!.push(chunk)) write(formatSse(out));
   };
-  const process = async (e: SseEvent) => {
+  const process = (e: SseEvent): void => {
     lastEventAt = Date.now();
     gotEvent = true;
     let converted: SseEvent[];
@@ -172,7 +173,11 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
       badEvents++;
       return;
     }
-    for (const c of converted) await emitClient(c);
+    for (const c of converted) emitClient(c);
+  };
+  const drain = () => {
+    for (let i = 0; i < pending.length; i++) process(pending[i]);
+    pending.length = 0;
   };
 
   // Timers: the first event must come within firstEventSeconds, each next one within idleSeconds of the
@@ -202,15 +207,15 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   try {
     for await (const chunk of up.body) {
       decoder.feed(chunk);
-      while (pending.length) await process(pending.shift()!);
+      drain();
       if (!upstreamDone) await flushBatch();
     }
     decoder.end();
-    while (pending.length) await process(pending.shift()!);
-    if (adapterConv) for (const c of adapterConv.end()) await emitClient(c);
+    drain();
+    if (adapterConv) for (const c of adapterConv.end()) emitClient(c);
     if (!passthrough) {
-      for (const chunk of toHub!.end()) await emitHub(chunk);
-      for (const out of fromHub!.end()) await write(formatSse(out));
+      for (const chunk of toHub!.end()) emitHub(chunk);
+      for (const out of fromHub!.end()) write(formatSse(out));
     }
   } catch (err) {
     broken = true;
