@@ -281,6 +281,20 @@ describe('every console route: layout at desktop and phone widths, one language 
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
+  it('after sign-in an ordinary user lands on /token, not on the admin page that sent the visitor to sign in', async () => {
+    const page = await openVisitor('en-US', { width: 1440, height: 900 });
+    await page.goto(`${ready().app.url}/setting`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByLabel('Username or email').fill('alice');
+    await page.getByLabel('Password', { exact: true }).fill('password-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/token');
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/token');
+    expect(await page.getByText('Only administrators').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
   it('English console: no Chinese text on any page, server messages and log details included', async () => {
     // The visitor's browser prefers Chinese; the console was switched to English.
     const visitor = await openVisitor('zh-CN', { width: 1440, height: 900 });

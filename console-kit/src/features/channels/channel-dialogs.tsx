@@ -31,6 +31,7 @@ import { useFeatureTranslation } from '../../provider/console-i18n';
 import {
   checkJsonEditor,
   COLUMN_KEYS,
+  parseColumns,
   formatTimestamp,
   parsePriority,
   parseWeight,
@@ -443,12 +444,29 @@ export function ColumnSettingsDialog({
 }) {
   const t = useT();
   const id = useId();
+  const choosable = COLUMN_KEYS.filter((key) => key !== 'actions');
+  const all = choosable.every((key) => columns[key]);
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={`${id}-title`}>
       <DialogTitle id={`${id}-title`}>{t('columns.title')}</DialogTitle>
       <DialogContent>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={all}
+              indeterminate={!all && choosable.some((key) => columns[key])}
+              onChange={(event) =>
+                onChange({
+                  ...columns,
+                  ...Object.fromEntries(choosable.map((key) => [key, event.target.checked])),
+                })
+              }
+            />
+          }
+          label={t('columns.selectAll')}
+        />
         <Stack>
-          {COLUMN_KEYS.filter((key) => key !== 'actions').map((key) => (
+          {choosable.map((key) => (
             <FormControlLabel
               key={key}
               control={
@@ -463,7 +481,10 @@ export function ColumnSettingsDialog({
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('columns.close')}</Button>
+        <Button onClick={() => onChange(parseColumns(null))}>{t('columns.reset')}</Button>
+        <Button variant="contained" onClick={onClose}>
+          {t('columns.close')}
+        </Button>
       </DialogActions>
     </Dialog>
   );

@@ -153,13 +153,46 @@ describe('ChannelsPage', { timeout: 30_000 }, () => {
     await user.click(within(row).getByRole('button', { name: 'Expand' }));
     expect(await screen.findByTestId('channel-row-5')).toBeTruthy();
 
+    // Disabling a whole tag asks first; cancelling sends nothing.
     await user.click(within(row).getByRole('button', { name: 'Disable all' }));
+    const ask = await screen.findByRole('dialog');
+    expect(within(ask).getByText('Disable all 2 channels tagged “pool”?')).toBeTruthy();
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.requests.some((r) => r.path === '/api/channel/tag/disabled')).toBe(false);
+
+    await user.click(within(row).getByRole('button', { name: 'Disable all' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'OK' }));
     await waitFor(() =>
       expect(server.requests.some((r) => r.path === '/api/channel/tag/disabled')).toBe(true),
     );
     expect(server.requests.find((r) => r.path === '/api/channel/tag/disabled')!.body).toEqual({
       tag: 'pool',
     });
+  });
+
+  it('column settings: select all, untick, reset to every column', async () => {
+    signInAs(10);
+    installFakeServer({ ...base, 'GET /api/channel/': () => page([makeChannel(1)]) });
+    const user = userEvent.setup();
+    renderInConsole(<ChannelsPage />, { path: '/channel' });
+    await screen.findByTestId('channel-row-1');
+    const headers = () =>
+      screen.getAllByRole('columnheader', { hidden: true }).map((cell) => cell.textContent);
+
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    const dialog = await screen.findByRole('dialog');
+    const all = within(dialog).getByRole<HTMLInputElement>('checkbox', { name: 'Select all' });
+    expect(all.checked).toBe(true);
+    await user.click(all);
+    expect(headers()).not.toContain('Name');
+    expect(headers()).toContain('Actions');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Name' }));
+    expect(headers()).toContain('Name');
+    expect(headers()).not.toContain('Type');
+    await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    expect(headers()).toEqual(expect.arrayContaining(['Name', 'Type', 'Priority', 'Weight', 'Actions']));
+    expect(within(dialog).getByRole<HTMLInputElement>('checkbox', { name: 'Select all' }).checked).toBe(true);
   });
 
   it('edits priority inline, refuses a bad one, and disables a channel', async () => {

@@ -846,6 +846,7 @@ function TagRowView({ t, shown, formatQuota, row, expanded, onToggle, onEdit }: 
   const notify = useNotify();
   const [setTagStatus] = useSetTagStatusMutation();
   const [editTag] = useEditTagMutation();
+  const [confirmingDisable, setConfirmingDisable] = useState(false);
   const enabled = row.status === 1;
 
   const toggleStatus = async (on: boolean) => {
@@ -924,7 +925,7 @@ function TagRowView({ t, shown, formatQuota, row, expanded, onToggle, onEdit }: 
         <Button size="small" color="success" onClick={() => void toggleStatus(true)}>
           {t('actions.enableTag')}
         </Button>
-        <Button size="small" color="warning" onClick={() => void toggleStatus(false)}>
+        <Button size="small" color="warning" onClick={() => setConfirmingDisable(true)}>
           {t('actions.disableTag')}
         </Button>
         <Button size="small" onClick={onEdit}>
@@ -945,6 +946,18 @@ function TagRowView({ t, shown, formatQuota, row, expanded, onToggle, onEdit }: 
       {shown.map((key) => (
         <TableCell key={key}>{cells[key]}</TableCell>
       ))}
+      <ConfirmDialog
+        open={confirmingDisable}
+        title={t('actions.confirmTitle')}
+        message={t('actions.disableTagConfirm', { tag: row.tag, count: row.children.length })}
+        confirmLabel={t('actions.confirm')}
+        cancelLabel={t('actions.cancel')}
+        onCancel={() => setConfirmingDisable(false)}
+        onConfirm={() => {
+          setConfirmingDisable(false);
+          void toggleStatus(false);
+        }}
+      />
     </TableRow>
   );
 }

@@ -40,7 +40,8 @@ export function PersonalSettingsPage() {
   }
 
   return (
-    <Box sx={{ p: { xs: 1.5, sm: 3 }, maxWidth: 1200, mx: 'auto' }}>
+    // The same padding as every other page, left-aligned like them.
+    <Box sx={{ p: { xs: 1, sm: 3 }, maxWidth: 1200 }}>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         {t('title')}
       </Typography>

@@ -80,7 +80,7 @@ export function ProfileCard({ self }: { self: SelfUser }) {
             <Typography variant="h6" component="h2" noWrap data-testid="profile-display-name">
               {self.display_name || self.username}
             </Typography>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
               <Typography variant="body2" color="text.secondary" noWrap>
                 @{self.username}
               </Typography>
@@ -94,7 +94,7 @@ export function ProfileCard({ self }: { self: SelfUser }) {
               />
             </Stack>
           </Box>
-          <Button size="small" onClick={openEditor}>
+          <Button size="small" onClick={openEditor} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
             {t('profile.editName')}
           </Button>
         </Stack>
