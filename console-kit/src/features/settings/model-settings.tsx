@@ -1,4 +1,5 @@
 import { Alert, Stack } from '@mui/material';
+import { AgentSettings } from './agent-settings';
 import { OptionsPanel, type FieldSpec } from './options-panel';
 import type { OptionValues } from './options-api';
 import { useSettingsTranslation } from './settings-locales';
@@ -52,13 +53,14 @@ export function RateLimitSettings({ options }: { options: OptionValues }) {
   );
 }
 
-/** Models tab: global, Gemini and Claude settings (decision 17). */
+/** Models tab: global, Gemini and Claude settings, coding agents and channel affinity. */
 export function ModelSettings({ options }: { options: OptionValues }) {
   return (
     <Stack spacing={2}>
       <OptionsPanel id="modelsGlobal" fields={GLOBAL} options={options} />
       <OptionsPanel id="gemini" fields={GEMINI} options={options} />
       <OptionsPanel id="claude" fields={CLAUDE} options={options} />
+      <AgentSettings options={options} />
     </Stack>
   );
 }
