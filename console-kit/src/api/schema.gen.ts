@@ -4106,7 +4106,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description sent as is (no envelope) */
+            /** @description sent as is (no envelope); a refusal before the handler is ApiFailure */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,7 +4137,7 @@ export interface operations {
                         usable_group: {
                             [key: string]: string;
                         };
-                    };
+                    } | components["schemas"]["ApiFailure"];
                 };
             };
         };
@@ -6857,7 +6857,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description sent as is (no envelope) */
+            /** @description sent as is (no envelope); a refusal before the handler is ApiFailure */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6867,7 +6867,7 @@ export interface operations {
                         success: boolean;
                         message: string;
                         time: number;
-                    };
+                    } | components["schemas"]["ApiFailure"];
                 };
             };
         };
@@ -6925,7 +6925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description sent as is (no envelope) */
+            /** @description sent as is (no envelope); a refusal before the handler is ApiFailure */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6935,7 +6935,7 @@ export interface operations {
                         success: boolean;
                         message: string;
                         balance: number;
-                    };
+                    } | components["schemas"]["ApiFailure"];
                 };
             };
         };
@@ -8897,7 +8897,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description sent as is (no envelope) */
+            /** @description sent as is (no envelope); a refusal before the handler is ApiFailure */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8911,7 +8911,7 @@ export interface operations {
                         data: unknown;
                         /** @description the payment gateway's address */
                         url?: string;
-                    };
+                    } | components["schemas"]["ApiFailure"];
                 };
             };
         };
@@ -8932,7 +8932,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description sent as is (no envelope) */
+            /** @description sent as is (no envelope); a refusal before the handler is ApiFailure */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8946,7 +8946,7 @@ export interface operations {
                         data: unknown;
                         /** @description the payment gateway's address */
                         url?: string;
-                    };
+                    } | components["schemas"]["ApiFailure"];
                 };
             };
         };

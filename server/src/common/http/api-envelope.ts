@@ -107,11 +107,17 @@ export function ApiEnvelopeOneOf(models: Type<unknown>[], opts: { nullable?: boo
   );
 }
 
-/** The answer is sent as is, without the envelope (the shapes kept for client compatibility). */
+/**
+ * The answer is sent as is, without the envelope (the shapes kept for client compatibility). A call
+ * refused before the handler runs (not signed in, a malformed body) still gets `ApiFailure`.
+ */
 export function ApiRawAnswer(schema: SchemaObject, models: Type<unknown>[] = []) {
   return applyDecorators(
-    ApiExtraModels(...models),
-    ApiOkResponse({ description: 'sent as is (no envelope)', schema }),
+    ApiExtraModels(ApiFailure, ...models),
+    ApiOkResponse({
+      description: 'sent as is (no envelope); a refusal before the handler is ApiFailure',
+      schema: { anyOf: [schema, { $ref: getSchemaPath(ApiFailure) }] },
+    }),
   );
 }
 
