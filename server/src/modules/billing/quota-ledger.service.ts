@@ -14,7 +14,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Channel, LogEntry, LogType, QuotaData, Token, User } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 
 /** The consume-log row of a request, minus what the ledger fills in. */
 export type LogDraft = Omit<LogEntry, 'id' | 'node_name'>;
@@ -258,7 +258,13 @@ export class QuotaLedgerService
    * elsewhere) minus what this node owes it.
    */
   async balanceOf(userId: number): Promise<number> {
-    return (await this.storedBalance(userId)) - (this.owed.get(userId) ?? 0);
+    return this.peekBalance(userId) ?? (await this.storedBalance(userId)) - (this.owed.get(userId) ?? 0);
+  }
+
+  /** `balanceOf` without waiting: null when this node has no fresh reading of the stored balance. */
+  peekBalance(userId: number): number | null {
+    const hit = this.balances.get(userId);
+    return hit && Date.now() - hit.at < 5000 ? hit.quota - (this.owed.get(userId) ?? 0) : null;
   }
 
   private async storedBalance(userId: number): Promise<number> {
@@ -290,7 +296,8 @@ export class QuotaLedgerService
    * Null when the balance is not that large (the caller reserves for real).
    */
   async holdIfTrusted(payer: Payer, amount: number, factor: number): Promise<Hold | null> {
-    if ((await this.balanceOf(payer.userId)) <= Math.max(amount, 1) * factor) return null;
+    const balance = this.peekBalance(payer.userId) ?? (await this.balanceOf(payer.userId));
+    if (balance <= Math.max(amount, 1) * factor) return null;
     this.owe(payer.userId, amount);
     return { payer, reserved: 0, logId: null, soft: amount };
   }

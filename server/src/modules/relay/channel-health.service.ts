@@ -7,14 +7,14 @@ import { SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { ChannelStatus, LogType, Role, Token, User } from '../../database/entities';
-import { QuotaLedgerService } from '../billing/quota-ledger.service';
-import { ChannelService } from '../channel/channel.service';
-import { LogService } from '../log/log.service';
-import { MailService } from '../mail/mail.service';
-import { OptionService } from '../option/option.service';
-import { formatQuota } from '../user/quota-format';
-import type { UserSnapshot } from '../user/user-cache.service';
-import { parseSetting } from '../user/user-setting';
+import { QuotaLedgerService } from '../billing';
+import { ChannelService } from '../channel';
+import { LogService } from '../log';
+import { MailService } from '../mail';
+import { OptionService } from '../option';
+import { formatQuota } from '../user';
+import type { UserSnapshot } from '../user';
+import { parseSetting } from '../user';
 import type { ChannelSnapshot } from './channel-selector';
 import type { TokenSnapshot } from './relay-cache.service';
 
@@ -96,14 +96,20 @@ export class ChannelHealthService {
   }
 
   /** Low-balance warning after a charge. */
-  async afterCharge(user: UserSnapshot, charged: number): Promise<void> {
+  afterCharge(user: UserSnapshot, charged: number): void {
     if (charged <= 0) return;
     const last = this.warnedAt.get(user.id) ?? 0;
     if (Date.now() - last < WARNING_EVERY_MS) return;
     const threshold = user.quotaWarningThreshold || this.options.num('QuotaRemindThreshold');
     if (!threshold) return;
-    // The ledger's running estimate: no database read per request.
-    const quota = await this.ledger.balanceOf(user.id);
+    // The ledger's running estimate: no database read (and, while it is fresh, no promise) per request.
+    const peek = this.ledger.peekBalance(user.id);
+    if (peek !== null && peek >= threshold) return;
+    this.warnIfLow(user, threshold, peek).catch((err: Error) => this.logger.warn(`quota warning for user ${user.id} not checked: ${err.message}`));
+  }
+
+  private async warnIfLow(user: UserSnapshot, threshold: number, peek: number | null): Promise<void> {
+    const quota = peek ?? (await this.ledger.balanceOf(user.id));
     if (quota >= threshold) return;
     this.warnedAt.set(user.id, Date.now());
     const setting = parseSetting(user.setting);

@@ -8,10 +8,10 @@ import {
   LogDraft,
   Payer,
   QuotaLedgerService,
-} from '../billing/quota-ledger.service';
-import { fixedQuota } from '../billing/pricing';
-import { BudgetHold, BudgetService } from '../budget/budget.service';
-import { OptionService } from '../option/option.service';
+} from '../billing';
+import { fixedQuota } from '../billing';
+import { BudgetHold, BudgetService } from '../budget';
+import { OptionService } from '../option';
 
 /**
  * What a task's settlement needs to know, kept with the task row from submission to its end (the
@@ -214,7 +214,7 @@ export class TaskBillingService {
       throw err;
     }
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= quota;
-    if (quota > 0) void this.health.afterCharge(ctx.user, quota).catch(() => undefined);
+    if (quota > 0) this.health.afterCharge(ctx.user, quota);
     return charge;
   }
 

@@ -9,11 +9,11 @@
  * - refund(): a call no channel could serve is refunded in full, with an error log.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { Hold, IN_PROGRESS, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing/quota-ledger.service';
-import { clampQuota, fixedQuota, reserveQuota, usageQuota } from '../../billing/pricing';
-import { BudgetService } from '../../budget/budget.service';
-import { MetricsService } from '../../metrics/metrics.service';
-import { OptionService } from '../../option/option.service';
+import { Hold, IN_PROGRESS, InsufficientQuota, LogDraft, QuotaLedgerService } from '../../billing';
+import { clampQuota, fixedQuota, reserveQuota, usageQuota } from '../../billing';
+import { BudgetService } from '../../budget';
+import { MetricsService } from '../../metrics';
+import { OptionService } from '../../option';
 import type { ChannelSnapshot } from '../channel-selector';
 import { ChannelHealthService } from '../channel-health.service';
 import { RelayError, relayFail } from '../errors';
@@ -45,7 +45,8 @@ export class RelaySettlement {
 
   /** The user's balance must be above zero before anything else is decided (403 otherwise). */
   async checkBalance(ctx: RelayContext): Promise<void> {
-    if ((await this.ledger.balanceOf(ctx.user.id)) <= 0) throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
+    const balance = this.ledger.peekBalance(ctx.user.id) ?? (await this.ledger.balanceOf(ctx.user.id));
+    if (balance <= 0) throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
   }
 
   /** Holds the request's reservation, or refuses with 403 (user's balance or token's quota). */
@@ -99,7 +100,7 @@ export class RelaySettlement {
     if (ctx.token?.tpmLimit || a.channel.tpmLimit) this.scoped.addTokens(ctx.token, a.channel, o.usage.prompt_tokens + o.usage.completion_tokens);
     void this.limits.success(ctx.user.id).catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
-    void this.health.afterCharge(ctx.user, charged);
+    this.health.afterCharge(ctx.user, charged);
   }
 
   /** Gives a call no channel served its whole reservation back, with an error log naming the last failure. */

@@ -23,10 +23,10 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { pickLang } from '../../../common/i18n/messages';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
-import { usageQuota } from '../../billing/pricing';
-import { QuotaLedgerService } from '../../billing/quota-ledger.service';
-import { BudgetService } from '../../budget/budget.service';
-import { OptionService } from '../../option/option.service';
+import { usageQuota } from '../../billing';
+import { QuotaLedgerService } from '../../billing';
+import { BudgetService } from '../../budget';
+import { OptionService } from '../../option';
 import { ChannelHealthService } from '../channel-health.service';
 import { ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
 import { RelayError, relayFail, sanitizeUpstreamText, toRelayError } from '../errors';
@@ -601,7 +601,7 @@ class RealtimeSession {
         .catch((err: Error) => host.logger.warn(`rate-limit count failed: ${err.message}`));
     }
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
-    void host.health.afterCharge(ctx.user, charged);
+    host.health.afterCharge(ctx.user, charged);
     if (ctx.budget) {
       // The response counts in full; a budget it fills ends the session (the next one is refused).
       await host.budgets.add(ctx.budget, charged, budgetParty(ctx));
