@@ -144,3 +144,26 @@ test('the test client checks every JSON answer against the document, and a drift
     assertDocumented('get', '/api/nowhere', answer({ success: true, message: '', data: 1 })),
   ).toThrow(/not in the OpenAPI document/);
 });
+
+test('typed body fields: a wrong type is refused before the handler with the field rule, in zh and en, and nothing is written', async () => {
+  const root = await new ApiClient(t.url).login('root', 'root-pass-1');
+  const before = (await root.get('/api/token/')).body.data as { total: number };
+  const zh = await root
+    .post('/api/token/', { name: 'typed', remain_quota: '5' })
+    .set('Accept-Language', 'zh-CN');
+  expect(zh.body).toEqual({
+    success: false,
+    message: expect.stringMatching(/^额度必须是 0 到 \d+ 之间的整数/),
+    data: null,
+  });
+  const en = await root.post('/api/token/', { name: 'typed', rpm_limit: -1 }).set('Accept-Language', 'en');
+  expect(en.body.message).toBe('rpm_limit must be a whole number from 0 to 1000000 (0 means no limit)');
+  const count = await root.post('/api/token/', { count: 0 }).set('Accept-Language', 'en');
+  expect(count.body.success).toBe(false);
+  const after = (await root.get('/api/token/')).body.data as { total: number };
+  expect(after.total).toBe(before.total);
+  const schema = doc.components.schemas.CreateTokenDto as Json;
+  expect(schema.properties.remain_quota).toMatchObject({ type: 'integer', minimum: 0 });
+  expect(schema.properties.rpm_limit).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000000 });
+  expect(schema.properties.count).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+});

@@ -3113,12 +3113,21 @@ export interface components {
             owned_by: string;
         };
         CreateChannelDto: {
-            /** @description requests per minute, 0 to 1000000 (0 = no limit) */
-            rpm_limit?: Record<string, never>;
-            /** @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit) */
-            tpm_limit?: Record<string, never>;
-            /** @description requests in flight at once, 0 to 100000 (0 = no limit) */
-            concurrency_limit?: Record<string, never>;
+            /**
+             * @description requests per minute, 0 to 1000000 (0 = no limit)
+             * @example 0
+             */
+            rpm_limit?: number;
+            /**
+             * @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)
+             * @example 0
+             */
+            tpm_limit?: number;
+            /**
+             * @description requests in flight at once, 0 to 100000 (0 = no limit)
+             * @example 0
+             */
+            concurrency_limit?: number;
             /**
              * @description channel type id (see GET /api/models)
              * @example 1
@@ -3170,12 +3179,21 @@ export interface components {
             mode?: "single" | "batch";
         };
         UpdateChannelDto: {
-            /** @description requests per minute, 0 to 1000000 (0 = no limit) */
-            rpm_limit?: Record<string, never>;
-            /** @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit) */
-            tpm_limit?: Record<string, never>;
-            /** @description requests in flight at once, 0 to 100000 (0 = no limit) */
-            concurrency_limit?: Record<string, never>;
+            /**
+             * @description requests per minute, 0 to 1000000 (0 = no limit)
+             * @example 0
+             */
+            rpm_limit?: number;
+            /**
+             * @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)
+             * @example 0
+             */
+            tpm_limit?: number;
+            /**
+             * @description requests in flight at once, 0 to 100000 (0 = no limit)
+             * @example 0
+             */
+            concurrency_limit?: number;
             /**
              * @description channel type id (see GET /api/models)
              * @example 1
@@ -3277,69 +3295,109 @@ export interface components {
             budget: Record<string, never> | null;
         };
         CreateTokenDto: {
-            /** @description requests per minute, 0 to 1000000 (0 = no limit) */
-            rpm_limit?: Record<string, never>;
-            /** @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit) */
-            tpm_limit?: Record<string, never>;
-            /** @description requests in flight at once, 0 to 100000 (0 = no limit) */
-            concurrency_limit?: Record<string, never>;
-            /** @description at most 50 characters */
-            name?: Record<string, never>;
             /**
-             * @description integer, 0 to 2^53 − 1
-             * @example 500000
+             * @description requests per minute, 0 to 1000000 (0 = no limit)
+             * @example 0
              */
-            remain_quota?: Record<string, never>;
+            rpm_limit?: number;
+            /**
+             * @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)
+             * @example 0
+             */
+            tpm_limit?: number;
+            /**
+             * @description requests in flight at once, 0 to 100000 (0 = no limit)
+             * @example 0
+             */
+            concurrency_limit?: number;
+            /** @example my app */
+            name?: string;
+            /** @example 500000 */
+            remain_quota?: number;
             /**
              * @description -1 (never) or unix seconds in the future
              * @example -1
              */
-            expired_time?: Record<string, never>;
+            expired_time?: number;
             unlimited_quota?: boolean;
             model_limits_enabled?: boolean;
-            /** @description comma list of model names */
-            model_limits?: Record<string, never>;
-            /** @description one IP or CIDR per line */
-            allow_ips?: Record<string, never>;
-            /** @description '' or a group the user may use */
-            group?: Record<string, never>;
+            /**
+             * @description comma list of model names (or an array of them)
+             * @example gpt-4o,claude-sonnet-4
+             */
+            model_limits?: string | string[];
+            /**
+             * @description one IP or CIDR per line
+             * @example 203.0.113.0/24
+             */
+            allow_ips?: string;
+            /**
+             * @description '' or a group the user may use
+             * @example
+             */
+            group?: string;
             /** @description caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}} */
-            budget?: Record<string, never>;
-            /** @description how many tokens to create (1-100); names get a random suffix when > 1 */
-            count?: Record<string, never>;
+            budget?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description how many tokens to create (default 1); names get a random suffix when > 1
+             * @example 1
+             */
+            count?: number;
         };
         UpdateTokenDto: {
-            /** @description requests per minute, 0 to 1000000 (0 = no limit) */
-            rpm_limit?: Record<string, never>;
-            /** @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit) */
-            tpm_limit?: Record<string, never>;
-            /** @description requests in flight at once, 0 to 100000 (0 = no limit) */
-            concurrency_limit?: Record<string, never>;
-            /** @description at most 50 characters */
-            name?: Record<string, never>;
             /**
-             * @description integer, 0 to 2^53 − 1
-             * @example 500000
+             * @description requests per minute, 0 to 1000000 (0 = no limit)
+             * @example 0
              */
-            remain_quota?: Record<string, never>;
+            rpm_limit?: number;
+            /**
+             * @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)
+             * @example 0
+             */
+            tpm_limit?: number;
+            /**
+             * @description requests in flight at once, 0 to 100000 (0 = no limit)
+             * @example 0
+             */
+            concurrency_limit?: number;
+            /** @example my app */
+            name?: string;
+            /** @example 500000 */
+            remain_quota?: number;
             /**
              * @description -1 (never) or unix seconds in the future
              * @example -1
              */
-            expired_time?: Record<string, never>;
+            expired_time?: number;
             unlimited_quota?: boolean;
             model_limits_enabled?: boolean;
-            /** @description comma list of model names */
-            model_limits?: Record<string, never>;
-            /** @description one IP or CIDR per line */
-            allow_ips?: Record<string, never>;
-            /** @description '' or a group the user may use */
-            group?: Record<string, never>;
+            /**
+             * @description comma list of model names (or an array of them)
+             * @example gpt-4o,claude-sonnet-4
+             */
+            model_limits?: string | string[];
+            /**
+             * @description one IP or CIDR per line
+             * @example 203.0.113.0/24
+             */
+            allow_ips?: string;
+            /**
+             * @description '' or a group the user may use
+             * @example
+             */
+            group?: string;
             /** @description caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}} */
-            budget?: Record<string, never>;
+            budget?: {
+                [key: string]: unknown;
+            } | null;
             id: number;
-            /** @description 1 enabled, 2 disabled */
-            status?: Record<string, never>;
+            /**
+             * @description 1 enabled, 2 disabled
+             * @enum {integer}
+             */
+            status?: 1 | 2;
         };
         TokenIdsDto: {
             ids: number[];

@@ -1,20 +1,22 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { checkLimit, LIMIT_MAX, type LimitField as LimitFieldName } from './scoped-limit-rules';
+import { Field } from './validation';
 
 /**
- * The per-channel and per-token limits, shared by both write DTOs. Only whitelisted here: the ranges and
- * their localized messages live in scoped-limit-rules.ts.
+ * The per-channel and per-token limits, shared by both write DTOs: integers from 0 (no limit) to the
+ * column's maximum, refused with the localized message of scoped-limit-rules.ts.
  */
 export class ScopedLimitsDto {
-  @ApiPropertyOptional({ description: 'requests per minute, 0 to 1000000 (0 = no limit)' })
-  @Allow()
-  rpm_limit?: unknown;
-  @ApiPropertyOptional({
-    description: 'tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)',
-  })
-  @Allow()
-  tpm_limit?: unknown;
-  @ApiPropertyOptional({ description: 'requests in flight at once, 0 to 100000 (0 = no limit)' })
-  @Allow()
-  concurrency_limit?: unknown;
+  @LimitField('rpm_limit', 'requests per minute') rpm_limit?: number;
+  @LimitField('tpm_limit', 'tokens (prompt + completion) per minute') tpm_limit?: number;
+  @LimitField('concurrency_limit', 'requests in flight at once') concurrency_limit?: number;
+}
+
+function LimitField(field: LimitFieldName, what: string) {
+  return Field((v) => checkLimit({ [field]: v }, field), {
+    type: 'integer',
+    minimum: 0,
+    maximum: LIMIT_MAX[field],
+    description: `${what}, 0 to ${LIMIT_MAX[field]} (0 = no limit)`,
+    example: 0,
+  });
 }
