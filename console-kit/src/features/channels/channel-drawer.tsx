@@ -41,6 +41,7 @@ import {
 import { CHANNELS_NAMESPACE, channelsLocales } from './channels-locales';
 import { FetchedModelsDialog } from './fetched-models-dialog';
 import { relatedModels } from './related-models';
+import { ChannelContentLogSwitch } from '../logs/content-log-switch';
 import {
   useBuiltInModelsQuery,
   useTypeModelsQuery,
@@ -52,6 +53,7 @@ import {
   useUpdateChannelMutation,
   type Channel,
 } from './channels-api';
+import { FirstByteTimeoutField } from './first-byte-timeout-field';
 
 export const DRAWER_WIDTH = 640;
 
@@ -114,6 +116,7 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
   useUnsavedEdits(formChanged(initial, form));
   const [error, setError] = useState<string | null>(null);
   const [jsonErrors, setJsonErrors] = useState<Partial<Record<JsonEditorField, string>>>({});
+  const [firstByteError, setFirstByteError] = useState<string | null>(null);
   const [customInput, setCustomInput] = useState('');
   const [confirmV1, setConfirmV1] = useState(false);
   const [fetched, setFetched] = useState<{ current: string[]; models: string[] } | null>(null);
@@ -199,6 +202,10 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (firstByteError) {
+      setError(firstByteError);
+      return;
+    }
     const problems = checkForm(form, isEdit);
     const nextJsonErrors: Partial<Record<JsonEditorField, string>> = {};
     for (const [field, problem] of Object.entries(problems.json)) {
@@ -402,7 +409,13 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
             {t('form.addCustom')}
           </Button>
         </Stack>
+        <ChannelContentLogSwitch setting={form.setting} onChange={(setting) => set('setting', setting)} />
         {textField('test_model', t('form.testModel'), { placeholder: t('form.testModelPlaceholder') })}
+        <FirstByteTimeoutField
+          setting={form.setting}
+          onChange={(setting) => set('setting', setting)}
+          onProblem={setFirstByteError}
+        />
         {JSON_EDITORS.map(({ field, kind }) => (
           <Box key={field}>
             <TextField
