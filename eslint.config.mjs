@@ -1,7 +1,19 @@
 // Type-aware linting of the server, migrations and tests (the console workspaces lint themselves).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+
+/** The server's modules (each a folder of server/src/modules). */
+const serverModules = readdirSync(new URL('./server/src/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Import patterns that reach past the public face (index.ts) of each of `modules`. */
+const moduleFaces = (modules) =>
+  modules.map((m) => ({
+    group: [`**/${m}/*`, `**/${m}/**/*`, `!**/${m}/index`],
+    message: `Import the ${m} module through its public face (modules/${m}/index.ts).`,
+  }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'console-kit/**', 'host-app/**', 'bench/results/**', '.test-out/**', 'coverage/**'] },
@@ -21,18 +33,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
     },
   },
+  // Module boundaries: a server module is imported by other code only through its index.ts (its public
+  // face); common/, config/ and database/ sit below every module and import none. Specs may reach in.
+  ...serverModules.map((own) => ({
+    files: [`server/src/modules/${own}/**/*.ts`],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: moduleFaces(serverModules.filter((m) => m !== own)) }] },
+  })),
   {
-    // The relay's public face: outside relay/, only relay/index.ts may be imported.
-    files: ['server/src/**/*.ts'],
-    ignores: ['server/src/modules/relay/**'],
+    files: ['server/src/*.ts', 'server/src/import/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: moduleFaces(serverModules) }] },
+  },
+  {
+    files: ['server/src/common/**/*.ts', 'server/src/config/**/*.ts', 'server/src/database/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/relay/*', '**/relay/**/*', '!**/relay/index'],
-              message: 'Import the relay through its public face (modules/relay/index.ts).',
+              group: ['**/modules/*', '**/modules/**/*'],
+              message: 'common/, config/ and database/ sit below the modules and import none of them.',
             },
           ],
         },

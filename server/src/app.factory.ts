@@ -10,8 +10,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { RealtimeRelay, RelayRoutes, RelayService } from './modules/relay';
-import { MetricsService } from './modules/metrics/metrics.service';
-import { metricsRoutes } from './modules/metrics/metrics-routes';
+import { MetricsService } from './modules/metrics';
+import { metricsRoutes } from './modules/metrics';
 import { AppError } from './common/app-error';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { buildOpenApiDocument } from './common/http/openapi';

@@ -1,4 +1,4 @@
-import { OPTION_INDEX, OptionDef, validateOptionValue } from '../modules/option/option-definitions';
+import { OPTION_INDEX, OptionDef, validateOptionValue } from '../modules/option';
 
 /** Settings whose key differs here (one-api's OIDC keys, older sign-in names). */
 export const RENAMED_OPTIONS: Record<string, string> = {

@@ -13,9 +13,9 @@ import {
   User,
   UserStatus,
 } from '../database/entities';
-import { CHANNEL_TYPES } from '../modules/channel/channel-types';
-import { splitList } from '../modules/channel/channel.service';
-import { keyHint, TokenService } from '../modules/token/token.service';
+import { CHANNEL_TYPES } from '../modules/channel';
+import { splitList } from '../modules/channel';
+import { keyHint, TokenService } from '../modules/token';
 import type { Row, SourceFlavor } from './source';
 import { isBlank, toBigInt, toText, toUnixSeconds } from './values';
 

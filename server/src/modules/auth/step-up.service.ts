@@ -5,8 +5,8 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { nowSeconds } from '../../common/time';
 import { Role, User } from '../../database/entities';
-import { OPTION_INDEX } from '../option/option-definitions';
-import { OptionService } from '../option/option.service';
+import { OPTION_INDEX } from '../option';
+import { OptionService } from '../option';
 
 export const STEP_UP_COOKIE = 'step_up';
 /** How long a password or second-factor check covers sensitive actions. */

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { fail } from '../../common/app-error';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 
 /** Server-side check of a Cloudflare Turnstile token, when the operator turned the check on. */
 @Injectable()

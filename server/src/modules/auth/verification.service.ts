@@ -5,7 +5,7 @@ import { fail } from '../../common/app-error';
 import { CryptoService } from '../../common/crypto.service';
 import { nowSeconds } from '../../common/time';
 import { CodePurpose, VerificationCode } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 
 export const CODE_VALID_SECONDS = 180;
 export const RESEND_AFTER_SECONDS = 30;

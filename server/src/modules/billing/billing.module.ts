@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OptionModule } from '../option/option.module';
+import { OptionModule } from '../option';
 import { QuotaLedgerService } from './quota-ledger.service';
 
 @Module({ imports: [OptionModule], providers: [QuotaLedgerService], exports: [QuotaLedgerService] })

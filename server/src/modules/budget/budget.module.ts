@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { MailModule } from '../mail/mail.module';
-import { OptionModule } from '../option/option.module';
+import { MailModule } from '../mail';
+import { OptionModule } from '../option';
 import { BudgetController } from './budget.controller';
 import { BudgetService } from './budget.service';
 

@@ -8,10 +8,10 @@ import { SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { BudgetUsage } from '../../database/entities';
-import { MailService } from '../mail/mail.service';
-import { OptionService } from '../option/option.service';
-import { parseSetting } from '../user/user-setting';
-import type { UserSnapshot } from '../user/user-cache.service';
+import { MailService } from '../mail';
+import { OptionService } from '../option';
+import { parseSetting } from '../user';
+import type { UserSnapshot } from '../user';
 import { Budget, BudgetKind, parseGroupBudgets } from '../../common/budget-rules';
 
 export type BudgetScope = 'token' | 'user' | 'group';

@@ -7,7 +7,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Channel, ChannelStatus, LogEntry, LogType } from '../../database/entities';
-import { CHANNEL_TYPES } from '../channel/channel-types';
+import { CHANNEL_TYPES } from '../channel';
 import type { ChannelSnapshot } from '../relay';
 import { RelayCacheService, sanitizeUpstreamText, UpstreamClient } from '../relay';
 import {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OptionModule } from '../option/option.module';
+import { OptionModule } from '../option';
 import { DashboardController } from './dashboard.controller';
 import { DashboardService } from './dashboard.service';
 

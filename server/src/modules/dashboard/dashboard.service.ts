@@ -7,8 +7,8 @@ import type { AuthUser } from '../../common/http/request-context';
 import { escapeLike, LIKE_ESCAPE } from '../../common/pagination';
 import { nowSeconds } from '../../common/time';
 import { QuotaData, User } from '../../database/entities';
-import { text, timestamp } from '../log/log-query';
-import { OptionService } from '../option/option.service';
+import { text, timestamp } from '../log';
+import { OptionService } from '../option';
 import { bucketStart, Granularity, isGranularity } from './buckets';
 
 type Raw = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OptionModule } from '../option/option.module';
+import { OptionModule } from '../option';
 import { MailService } from './mail.service';
 
 @Module({ imports: [OptionModule], providers: [MailService], exports: [MailService] })

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import { fail } from '../../common/app-error';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 
 /** Sends mail through the SMTP server configured in the options (read at send time). */
 @Injectable()

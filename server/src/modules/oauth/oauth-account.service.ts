@@ -6,12 +6,12 @@ import { AppError, fail } from '../../common/app-error';
 import { CryptoService } from '../../common/crypto.service';
 import { isUniqueViolation } from '../../common/db-errors';
 import { User, UserStatus } from '../../database/entities';
-import { AuthService, LoginResult, loginResult } from '../auth/auth.service';
-import { SecondFactorGate, TwoFactorChallenge } from '../auth/second-factor.service';
-import { OptionService } from '../option/option.service';
-import { UserCacheService } from '../user/user-cache.service';
-import { checkEmail, DISPLAY_NAME_MAX, USERNAME_MAX } from '../user/user-rules';
-import { UserService } from '../user/user.service';
+import { AuthService, LoginResult, loginResult } from '../auth';
+import { SecondFactorGate, TwoFactorChallenge } from '../auth';
+import { OptionService } from '../option';
+import { UserCacheService } from '../user';
+import { checkEmail, DISPLAY_NAME_MAX, USERNAME_MAX } from '../user';
+import { UserService } from '../user';
 import { IdentityKind, PROVIDER_LABEL, ProviderIdentity } from './oauth.types';
 
 /** The user column holding each kind of identity (each has a unique index). */

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../common/app-error';
 import { UserStatus } from '../../database/entities';
-import { AuthGuard } from '../auth/auth.guard';
-import { SessionService } from '../auth/session.service';
-import { UserCacheService, UserSnapshot } from '../user/user-cache.service';
+import { AuthGuard } from '../auth';
+import { SessionService } from '../auth';
+import { UserCacheService, UserSnapshot } from '../user';
 
 /** Who is calling a sign-in route, which is public: nobody, or a signed-in user who is binding. */
 @Injectable()

@@ -9,8 +9,8 @@ import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { OAuthCallerService } from './oauth-caller.service';
 import { BIND_MESSAGE, CallbackQuery, OAuthService } from './oauth.service';
 import { ApiEnvelope, ApiEnvelopeOneOf, ApiRedirect } from '../../common/http/api-envelope';
-import { LoginResult } from '../auth/auth.service';
-import { TwoFactorChallenge } from '../auth/second-factor.service';
+import { LoginResult } from '../auth';
+import { TwoFactorChallenge } from '../auth';
 import { StateAnswer } from './oauth.service';
 
 type Raw = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { OptionModule } from '../option/option.module';
-import { UserModule } from '../user/user.module';
+import { AuthModule } from '../auth';
+import { OptionModule } from '../option';
+import { UserModule } from '../user';
 import { OAuthAccountService } from './oauth-account.service';
 import { OAuthCallerService } from './oauth-caller.service';
 import { APP_CONFIG } from '../../config/config.module';

@@ -1,4 +1,4 @@
-import type { BoolOptionKey } from '../option/option-definitions';
+import type { BoolOptionKey } from '../option';
 
 /** Providers whose sign-in is a browser redirect to the provider and back to the console's /oauth/{type}. */
 export type RedirectProvider = 'github' | 'oidc' | 'linuxdo';

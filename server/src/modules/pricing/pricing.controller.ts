@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { RawResponse } from '../../common/http/envelope';
 import { UserStatus } from '../../database/entities';
 import { AdminOnly, Public } from '../../common/http/access';
-import { AuthGuard } from '../auth/auth.guard';
-import type { UserSnapshot } from '../user/user-cache.service';
+import { AuthGuard } from '../auth';
+import type { UserSnapshot } from '../user';
 import { PricingAnswer, PricingService } from './pricing.service';
 import { ApiEnvelope, ApiRawAnswer, NUMBER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { OptionModule } from '../option/option.module';
-import { UserModule } from '../user/user.module';
+import { AuthModule } from '../auth';
+import { OptionModule } from '../option';
+import { UserModule } from '../user';
 import { PricingController } from './pricing.controller';
 import { PricingService } from './pricing.service';
 

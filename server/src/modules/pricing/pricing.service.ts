@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { Ability } from '../../database/entities';
-import { priceOf, PriceTables, priceTablesFrom } from '../billing/pricing';
-import { OptionService } from '../option/option.service';
-import { UserGroupsService } from '../user/user-groups.service';
-import type { UserSnapshot } from '../user/user-cache.service';
+import { priceOf, PriceTables, priceTablesFrom } from '../billing';
+import { OptionService } from '../option';
+import { UserGroupsService } from '../user';
+import type { UserSnapshot } from '../user';
 
 /** One model of the pricing page. */
 export interface PricingEntry {

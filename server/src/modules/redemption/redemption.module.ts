@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Redemption } from '../../database/entities';
-import { TopUpModule } from '../topup/topup.module';
+import { TopUpModule } from '../topup';
 import { RedeemController, RedemptionController } from './redemption.controller';
 import { RedemptionService } from './redemption.service';
 

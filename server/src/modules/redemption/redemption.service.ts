@@ -7,8 +7,8 @@ import type { AuthUser } from '../../common/http/request-context';
 import { escapeLike, LIKE_ESCAPE, Page, pageOf, parsePage } from '../../common/pagination';
 import { nowSeconds } from '../../common/time';
 import { Redemption, RedemptionStatus } from '../../database/entities';
-import { isRowId } from '../channel/channel-rules';
-import { WalletCreditService } from '../topup/wallet-credit.service';
+import { isRowId } from '../channel';
+import { WalletCreditService } from '../topup';
 import {
   checkCount,
   checkExpiry,

@@ -5,7 +5,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Channel, ChannelStatus } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 import { ChannelHealthService } from './channel-health.service';
 import type { ChannelSnapshot } from './channel-selector';
 import { RelayCacheService } from './relay-cache.service';

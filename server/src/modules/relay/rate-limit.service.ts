@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RedisBusService } from '../../common/redis-bus.service';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 import { relayFail } from './errors';
 
 /** Atomic sliding-window check: prune both windows, refuse when full, else count the request. */

@@ -9,8 +9,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Ability, Channel, ChannelStatus, Token } from '../../database/entities';
 import { Budget, parseBudget } from '../../common/budget-rules';
-import { CHANNEL_TYPES } from '../channel/channel-types';
-import { MetricsService } from '../metrics/metrics.service';
+import { CHANNEL_TYPES } from '../channel';
+import { MetricsService } from '../metrics';
 import { ChannelIndex, ChannelSnapshot, buildChannelIndex } from './channel-selector';
 
 export interface TokenSnapshot {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Price } from '../billing/pricing';
-import type { BudgetHold } from '../budget/budget.service';
-import type { UserSnapshot } from '../user/user-cache.service';
+import type { Price } from '../billing';
+import type { BudgetHold } from '../budget';
+import type { UserSnapshot } from '../user';
 import type { TokenSnapshot } from './relay-cache.service';
 import type { JsonObject, RelayMode, WireFormat } from './types';
 

@@ -9,8 +9,8 @@ import { pickLang } from '../../common/i18n/messages';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Token, User } from '../../database/entities';
-import { AuthGuard } from '../auth/auth.guard';
-import { OptionService } from '../option/option.service';
+import { AuthGuard } from '../auth';
+import { OptionService } from '../option';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { errorBody, RelayError, relayFail, toRelayError } from './errors';
@@ -23,7 +23,7 @@ import { RelayCacheService } from './relay-cache.service';
 import { RelayService } from './relay.service';
 import { UpstreamClient } from './upstream/upstream-client';
 import { writeError, writeJson } from './respond/write';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../metrics';
 import type { JsonObject, RelayMode, WireFormat } from './types';
 
 /** Relay bodies may carry base64 images and audio: a larger limit than the management API's. */

@@ -35,8 +35,8 @@ export interface SseEvent {
   data: string;
 }
 
-export type { UsageCounts } from '../billing/usage-counts';
-export { emptyUsage } from '../billing/usage-counts';
+export type { UsageCounts } from '../billing';
+export { emptyUsage } from '../billing';
 
 /** Per-stream converter: fed events in order, returns what to emit; end() flushes at the end. */
 export interface StreamConverter<In, Out> {

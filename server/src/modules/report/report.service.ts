@@ -16,8 +16,8 @@ import { fail } from '../../common/app-error';
 import type { AuthUser } from '../../common/http/request-context';
 import { nowSeconds } from '../../common/time';
 import { Channel, LogEntry, LogType } from '../../database/entities';
-import { applyLogFilter, LogFilter, parseLogFilter, text } from '../log/log-query';
-import { OptionService } from '../option/option.service';
+import { applyLogFilter, LogFilter, parseLogFilter, text } from '../log';
+import { OptionService } from '../option';
 
 type Raw = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { PRICE_KEYS } from '../option/option-definitions';
+import { PRICE_KEYS } from '../option';
 import type { AuditTarget } from './audit-snapshots';
 
 type Raw = Record<string, unknown>;

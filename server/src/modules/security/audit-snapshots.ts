@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Channel, Redemption, TopUp, User } from '../../database/entities';
-import { OPTION_INDEX } from '../option/option-definitions';
-import type { OptionService } from '../option/option.service';
+import { OPTION_INDEX } from '../option';
+import type { OptionService } from '../option';
 
 /** What kind of object an audited action changes. */
 export type AuditTarget = 'user' | 'channel' | 'option' | 'redemption' | 'topup' | 'log' | 'two_factor';

@@ -10,7 +10,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { AuditEntry } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 import { AuditCall, AuditSpec } from './audit-actions';
 import { AuditTarget, Changes, diff, snapshot, Snapshot } from './audit-snapshots';
 

@@ -5,7 +5,7 @@ import type { MessageKey } from '../../common/i18n/messages';
 import { LogType } from '../../database/entities';
 import { AUDIT_ACTIONS } from './audit-actions';
 import { AuditCapture, AuditService } from './audit.service';
-import { LogService } from '../log/log.service';
+import { LogService } from '../log';
 
 type Raw = Record<string, unknown>;
 

@@ -5,12 +5,12 @@ import { Allow, IsOptional, IsString } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { CurrentUser, Public, UserOnly } from '../../common/http/access';
-import { loginResult } from '../auth/auth.service';
-import { SecondFactorGate } from '../auth/second-factor.service';
-import { StepUpService } from '../auth/step-up.service';
+import { loginResult } from '../auth';
+import { SecondFactorGate } from '../auth';
+import { StepUpService } from '../auth';
 import { PasskeyService } from './passkey.service';
 import { ANY_OBJECT, ApiEnvelope, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
-import { LoginResult } from '../auth/auth.service';
+import { LoginResult } from '../auth';
 
 export class PasskeyResponseDto {
   @ApiProperty({

@@ -18,7 +18,7 @@ import { fail } from '../../common/app-error';
 import { isUniqueViolation } from '../../common/db-errors';
 import { nowSeconds } from '../../common/time';
 import { Passkey, User, UserStatus } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 import { TwoFactorService } from './two-factor.service';
 
 const CHALLENGE_COOKIE = 'passkey_challenge';

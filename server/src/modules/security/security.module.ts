@@ -1,9 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { AuthModule } from '../auth/auth.module';
-import { LogModule } from '../log/log.module';
-import { OptionModule } from '../option/option.module';
-import { UserModule } from '../user/user.module';
+import { AuthModule } from '../auth';
+import { LogModule } from '../log';
+import { OptionModule } from '../option';
+import { UserModule } from '../user';
 import { AuditController } from './audit.controller';
 import { AuditService } from './audit.service';
 import { ManageLogInterceptor } from './manage-log.interceptor';

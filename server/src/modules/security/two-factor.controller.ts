@@ -7,13 +7,13 @@ import { fail } from '../../common/app-error';
 import type { AuthUser } from '../../common/http/request-context';
 import { UserStatus } from '../../database/entities';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
-import { loginResult } from '../auth/auth.service';
-import { SecondFactorGate } from '../auth/second-factor.service';
-import { StepUpService } from '../auth/step-up.service';
-import { UserService } from '../user/user.service';
+import { loginResult } from '../auth';
+import { SecondFactorGate } from '../auth';
+import { StepUpService } from '../auth';
+import { UserService } from '../user';
 import { TwoFactorService } from './two-factor.service';
 import { ApiEnvelope, BOOLEAN, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
-import { LoginResult } from '../auth/auth.service';
+import { LoginResult } from '../auth';
 import { TotpSetup } from './two-factor.service';
 
 export class CodeDto {

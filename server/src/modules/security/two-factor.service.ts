@@ -8,8 +8,8 @@ import { fail } from '../../common/app-error';
 import { CryptoService } from '../../common/crypto.service';
 import { nowSeconds } from '../../common/time';
 import { Passkey, User, UserTotp } from '../../database/entities';
-import { OptionService } from '../option/option.service';
-import { UserCacheService } from '../user/user-cache.service';
+import { OptionService } from '../option';
+import { UserCacheService } from '../user';
 
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD = 30;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { OptionModule } from '../option/option.module';
-import { UserModule } from '../user/user.module';
+import { OptionModule } from '../option';
+import { UserModule } from '../user';
 import { SetupController } from './setup.controller';
 import { SetupService } from './setup.service';
 

@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { AppError, fail } from '../../common/app-error';
 import { nowSeconds } from '../../common/time';
 import { Role, Setup, User } from '../../database/entities';
-import { OptionService } from '../option/option.service';
-import { UserService } from '../user/user.service';
+import { OptionService } from '../option';
+import { UserService } from '../user';
 import { version } from '../../version';
 
 export interface SetupInput {

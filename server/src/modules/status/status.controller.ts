@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowBeforeSetup, Public, UserOnly } from '../../common/http/access';
-import { modelsByType } from '../channel/channel-types';
+import { modelsByType } from '../channel';
 import { StatusService } from './status.service';
 import { ANY_OBJECT, ApiEnvelope, STRING, STRINGS } from '../../common/http/api-envelope';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { OptionModule } from '../option/option.module';
-import { SetupModule } from '../setup/setup.module';
+import { OptionModule } from '../option';
+import { SetupModule } from '../setup';
 import { StatusController } from './status.controller';
 import { StatusService } from './status.service';
 

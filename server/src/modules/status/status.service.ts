@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { OptionService } from '../option/option.service';
-import { SetupService } from '../setup/setup.service';
+import { OptionService } from '../option';
+import { SetupService } from '../setup';
 import { startTime, version } from '../../version';
 
 /** Builds the public status object from the options (in memory) and the setup state. */

@@ -4,7 +4,7 @@ import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { Page, pageOf, parsePage } from '../../common/pagination';
 import { queryReader } from '../../common/query-params';
 import { Midjourney, Task } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 import { imageUrlOf } from './midjourney/mj-wire';
 import { parseJson } from './task-meta';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { admitBudget, RelayCacheService, RelayError, releaseBudget } from '../relay';
-import { BudgetService } from '../budget/budget.service';
+import { BudgetService } from '../budget';
 import type { ChannelSnapshot, RelayContext } from '../relay';
 import { TaskBillingService, TaskCharge, TaskRef } from './task-billing.service';
 import { pickChannel } from './task-common';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { RelayModule } from '../relay';
-import { BillingModule } from '../billing/billing.module';
-import { OptionModule } from '../option/option.module';
-import { UserModule } from '../user/user.module';
+import { BillingModule } from '../billing';
+import { OptionModule } from '../option';
+import { UserModule } from '../user';
 import { MidjourneyRelay } from './midjourney/mj-relay.service';
 import { MjTaskStore } from './midjourney/mj-tasks.service';
 import { SunoRelay } from './suno/suno-relay.service';

@@ -9,8 +9,8 @@ import { checkLimits } from '../../common/scoped-limit-rules';
 import { nowSeconds } from '../../common/time';
 import { Token, TokenStatus } from '../../database/entities';
 import { budgetText, checkBudget } from '../../common/budget-rules';
-import { isRowId } from '../channel/channel-rules';
-import { UserGroupsService } from '../user/user-groups.service';
+import { isRowId } from '../channel';
+import { UserGroupsService } from '../user';
 import {
   checkAllowIps,
   checkBool,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TopUp } from '../../database/entities';
-import { LogModule } from '../log/log.module';
-import { OptionModule } from '../option/option.module';
-import { UserModule } from '../user/user.module';
+import { LogModule } from '../log';
+import { OptionModule } from '../option';
+import { UserModule } from '../user';
 import { TopUpController } from './topup.controller';
 import { TopUpService } from './topup.service';
 import { WalletCreditService } from './wallet-credit.service';

@@ -7,7 +7,7 @@ import type { AuthUser } from '../../common/http/request-context';
 import { escapeLike, LIKE_ESCAPE, Page, pageOf, parsePage } from '../../common/pagination';
 import { nowSeconds } from '../../common/time';
 import { Role, TopUp, User } from '../../database/entities';
-import { OptionService } from '../option/option.service';
+import { OptionService } from '../option';
 import { EPAY_SUBMIT_PATH, EPAY_TRADE_SUCCESS, epayPurchaseParams, epayVerify, moneyToCents } from './epay';
 import { AdminTopUpView, toTopUpView, TopUpView } from './topup.view';
 import { Credit, WalletCreditService } from './wallet-credit.service';

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, fail } from '../../common/app-error';
 import { LogType, User } from '../../database/entities';
-import type { LogText } from '../log/log-text';
-import { LogService } from '../log/log.service';
-import { OptionService } from '../option/option.service';
-import { formatQuota } from '../user/quota-format';
-import { UserCacheService } from '../user/user-cache.service';
-import { UserService } from '../user/user.service';
+import type { LogText } from '../log';
+import { LogService } from '../log';
+import { OptionService } from '../option';
+import { formatQuota } from '../user';
+import { UserCacheService } from '../user';
+import { UserService } from '../user';
 
 /** What a claim took: whose balance grows, by how much, and the top-up log's text. */
 export interface Credit {

@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
 import { User } from '../../database/entities';
 import { Budget, parseBudget } from '../../common/budget-rules';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../metrics';
 import { parseSetting } from './user-setting';
 
 export interface UserSnapshot {

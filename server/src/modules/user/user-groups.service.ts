@@ -4,8 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { fail } from '../../common/app-error';
 import { Ability } from '../../database/entities';
-import { priceOf, priceTablesFrom } from '../billing/pricing';
-import { OptionService } from '../option/option.service';
+import { priceOf, priceTablesFrom } from '../billing';
+import { OptionService } from '../option';
 import { UserCacheService } from './user-cache.service';
 
 export class GroupInfo {

@@ -1,5 +1,5 @@
 import { fail } from '../../common/app-error';
-import { isHttpUrl } from '../option/option-definitions';
+import { isHttpUrl } from '../option';
 import { checkEmail } from './user-rules';
 import { UserSettingDto } from './user.dto';
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { User } from '../../database/entities';
-import { LogModule } from '../log/log.module';
-import { OptionModule } from '../option/option.module';
+import { LogModule } from '../log';
+import { OptionModule } from '../option';
 import { GroupController } from './group.controller';
 import { UserCacheService } from './user-cache.service';
 import { UserController } from './user.controller';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Passport } from 'passport';
 import { Profile, Strategy as GitHubStrategy } from 'passport-github2';
 import { fail } from '../../../common/app-error';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { OAUTH_ENDPOINTS, OAuthEndpoints } from '../oauth-endpoints';
 import type { ProviderIdentity } from '../oauth.types';
 import { runStrategy } from './run-strategy';

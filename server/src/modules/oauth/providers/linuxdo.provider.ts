@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { fail } from '../../../common/app-error';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { OAUTH_ENDPOINTS, OAuthEndpoints } from '../oauth-endpoints';
 import { OAuthHttpService } from '../oauth-http.service';
 import type { ProviderIdentity } from '../oauth.types';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Configuration, ServerMetadata } from 'openid-client';
 import { fail } from '../../../common/app-error';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { OAuthHttpService } from '../oauth-http.service';
 import type { ProviderIdentity, StateRecord } from '../oauth.types';
 import { OpenIdClient, openidClient } from '../openid-client.loader';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { fail } from '../../../common/app-error';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { OAuthHttpService } from '../oauth-http.service';
 import type { ProviderIdentity } from '../oauth.types';
 

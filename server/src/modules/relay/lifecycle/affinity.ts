@@ -19,8 +19,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RedisBusService } from '../../../common/redis-bus.service';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
-import { MetricsService } from '../../metrics/metrics.service';
-import { OptionService } from '../../option/option.service';
+import { MetricsService } from '../../metrics';
+import { OptionService } from '../../option';
 import type { RelayContext } from '../relay-context';
 import type { JsonObject } from '../types';
 

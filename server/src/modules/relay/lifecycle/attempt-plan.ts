@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { adapterForChannel as adapterFor } from '../adapter-registry';
 import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
 import { relayFail } from '../errors';

@@ -2,7 +2,7 @@
  * The relay's side of periodic budgets (modules/budget): every route that spends admits its call here
  * before the ledger's reservation, and settles or releases it with the charge.
  */
-import { BudgetExhausted, BudgetParty, BudgetService } from '../../budget/budget.service';
+import { BudgetExhausted, BudgetParty, BudgetService } from '../../budget';
 import { relayFail } from '../errors';
 import type { RelayContext } from '../relay-context';
 

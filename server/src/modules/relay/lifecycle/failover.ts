@@ -7,7 +7,7 @@
  * Money is not handled here: the caller refunds or settles with the result.
  */
 import { Injectable } from '@nestjs/common';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { ChannelHealthService } from '../channel-health.service';
 import type { ChannelSnapshot } from '../channel-selector';
 import { RelayError, toRelayError } from '../errors';

@@ -3,8 +3,8 @@
  * realtime sessions, so every row carries the same price fields in the same shape.
  */
 import { LogType } from '../../../database/entities';
-import type { LogDraft } from '../../billing/quota-ledger.service';
-import type { Price } from '../../billing/pricing';
+import type { LogDraft } from '../../billing';
+import type { Price } from '../../billing';
 import type { RelayContext } from '../relay-context';
 import type { UsageCounts } from '../types';
 

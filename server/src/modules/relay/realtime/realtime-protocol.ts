@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Price } from '../../billing/pricing';
-import type { LogDraft } from '../../billing/quota-ledger.service';
+import type { Price } from '../../billing';
+import type { LogDraft } from '../../billing';
 import { OPENAI_COMPATIBLE_TYPES } from '../adapters';
 import { apiRoot, versionPrefix } from '../adapters/openai/paths';
 import { upstreamErrorMessage } from '../adapters/util';

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
 import { Midjourney } from '../../../database/entities';
 import { SafeHttpClient } from '../../../common/safe-http';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { TaskBillingService } from '../task-billing.service';
 import { httpUrl, notifySignature, originChannel, signatureValid } from '../task-common';
 import { cleanText, parseJson, writeMeta } from '../task-meta';

@@ -5,7 +5,7 @@ import { SafeHttpClient } from '../../../common/safe-http';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';
 import { Midjourney } from '../../../database/entities';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { TaskBillingService, TaskRef } from '../task-billing.service';
 import { readMeta, writeMeta } from '../task-meta';
 import { Json, MJ_FINISHED, mjPatch, mjTaskDto } from './mj-wire';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RelayAdmission, RelayCacheService, RelayError, sanitizeUpstreamText } from '../../relay';
 import type { ChannelSnapshot, InboundRequest } from '../../relay';
 import { nowSeconds } from '../../../common/time';
-import { OptionService } from '../../option/option.service';
+import { OptionService } from '../../option';
 import { TaskBillingService } from '../task-billing.service';
 import { originChannel } from '../task-common';
 import { cleanText, writeMeta } from '../task-meta';
