@@ -163,6 +163,26 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       to: ['openai', 'anthropic', 'gemini'],
     },
     {
+      field: 'input',
+      extra: { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-abc' }] }] },
+      label: 'input (input_image by file_id)',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: {
+        input: [{ role: 'user', content: [{ type: 'input_file', file_url: 'https://example.com/a.pdf' }] }],
+      },
+      label: 'input (input_file without file_data)',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-abc' }] }] },
+      label: 'input (input_file without file_data)',
+      to: ['anthropic', 'gemini'],
+    },
+    {
       field: 'tools',
       extra: { tools: [{ type: 'web_search' }] },
       label: 'tools (type "web_search")',

@@ -163,10 +163,18 @@ function geminiTools(v: Json): false | string {
 
 /** Responses input items with no chat counterpart (item references, built-in tool calls…). */
 const RESPONSES_ITEMS = ['message', 'function_call', 'function_call_output', 'reasoning'];
-function responsesItems(v: Json): false | string {
+function responsesItems(v: Json, _body: JsonObject, to: WireFormat): false | string {
   for (const item of objects(v)) {
     const type = str(item.type) ?? (item.role !== undefined ? 'message' : '');
     if (!RESPONSES_ITEMS.includes(type)) return `input (item type "${type}")`;
+    if (type !== 'message') continue;
+    for (const part of objects(item.content)) {
+      if (part.type === 'input_image' && !str(part.image_url)) return 'input (input_image by file_id)';
+      // A file travels as its data; a file id only means something to an OpenAI-format channel.
+      if (part.type === 'input_file' && !str(part.file_data) && !(to === 'openai' && str(part.file_id)))
+        return 'input (input_file without file_data)';
+      if (part.type === 'input_audio' && to === 'anthropic') return 'input (input_audio content)';
+    }
   }
   return false;
 }
@@ -675,7 +683,7 @@ const RESPONSES: FieldRule[] = [
   {
     field: 'input',
     to: ALL('mapped', 'openai', 'anthropic', 'gemini'),
-    note: 'message, function_call and function_call_output items → messages and tool round trips; reasoning items left out (encrypted for OpenAI). Other items (item_reference, built-in tool calls…) refused.',
+    note: 'message, function_call and function_call_output items → messages and tool round trips; reasoning items left out (encrypted for OpenAI). Refused: other items (item_reference, built-in tool calls…), images by file id, files without their data (a file id goes to an OpenAI-format channel only), audio to Anthropic.',
     partly: responsesItems,
   },
   {
