@@ -558,6 +558,11 @@ describe('request fields across wire formats: carried, mapped, left out or refus
       expect(sent().generationConfig).toMatchObject({ topK: 5 });
       expect((await call('gemini', 'anthropic', { generationConfig: { topK: 40 } })).status).toBe(200);
       expect(sent().top_k).toBe(40);
+      // Not an OpenAI field, but OpenAI-compatible clients send it: it reaches Anthropic and Gemini.
+      expect((await call('openai', 'anthropic', { top_k: 3 })).status).toBe(200);
+      expect(sent().top_k).toBe(3);
+      expect((await call('openai', 'gemini', { top_k: 3 })).status).toBe(200);
+      expect(sent().generationConfig).toMatchObject({ topK: 3 });
     });
 
     it('Gemini → OpenAI: candidateCount, seed, penalties, log probabilities', async () => {
