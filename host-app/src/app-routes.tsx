@@ -50,7 +50,7 @@ export function AppRoutes() {
           <Route path="login" element={<LoginPage />} />
           <Route path="register" element={<RegisterPage />} />
           <Route path="reset" element={<ResetRequestPage />} />
-          {/* The emailed reset link (decision 12); public, unlike the rest of /user. */}
+          {/* The emailed reset link (docs/decisions.md#email-codes-and-reset); public, unlike the rest of /user. */}
           <Route path="user/reset" element={<ResetConfirmPage />} />
           <Route path="oauth/:provider" element={<OAuthCallbackPage />} />
           <Route path="about" element={<AboutPage />} />

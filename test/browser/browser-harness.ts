@@ -114,7 +114,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-// The paths the real server answers itself (contract.md); everything else falls back to index.html.
+// The paths the real server answers itself (docs/decisions.md#console-fallback); everything else falls back to index.html.
 const SERVER_PATHS = /^\/(api|v1|v1beta|pg|mj|suno)(\/|$)/;
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

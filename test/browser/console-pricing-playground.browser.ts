@@ -198,7 +198,7 @@ describe('pricing page and playground against the real server (built host-app in
     expect(await answer.locator('[onerror]').count()).toBe(0);
     expect(await p.evaluate<unknown>('window.pwned')).toBeUndefined();
 
-    // Decision 42: temperature and max_tokens are left out while 0; the system prompt leads.
+    // docs/decisions.md#console-extras: temperature and max_tokens are left out while 0; the system prompt leads.
     const sent = mock.last?.body as { messages: { role: string; content: string }[]; temperature?: number };
     expect(sent.messages[0]).toEqual({ role: 'system', content: '你是一个乐于助人的助手。' });
     expect(sent).not.toHaveProperty('temperature');

@@ -73,7 +73,7 @@ describe('channel operations', () => {
       expect(r.response_time).toBeGreaterThan(0);
     });
 
-    it('defaults to test_model, else the first model (decision 29)', async () => {
+    it('defaults to test_model, else the first model (docs/decisions.md#channel-test-model)', async () => {
       const a = await makeChannel(t, {
         base_url: mock.url,
         models: 'gpt-4o,gpt-4o-mini',

@@ -10,7 +10,7 @@ import { ApiClient, makeUser, setupRoot, startApp, TestApp } from '../support/te
 
 type Item = { key: string; value: string; root_only?: true };
 
-/** Write-only secrets (decisions.md 2). */
+/** Write-only secrets (docs/decisions.md#secret-options). */
 const SECRETS = [
   'GitHubClientSecret',
   'oidc.client_secret',
@@ -23,7 +23,7 @@ const SECRETS = [
   'WorkerValidKey',
 ];
 
-/** Root-only keys that are listed (decisions.md 1), each with a valid value root may set. */
+/** Root-only keys that are listed (docs/decisions.md#root-only-options), each with a valid value root may set. */
 const ROOT_ONLY: Array<[string, string]> = [
   ['ServerAddress', 'https://gw.example.com'],
   ['PayAddress', 'https://pay.example.com'],
@@ -54,7 +54,7 @@ const ROOT_ONLY: Array<[string, string]> = [
   ['WorkerUrl', 'https://worker.example.com'],
 ];
 
-/** Every public field of the spec's status object (part 1 §3) plus those contract.md adds (part 2). */
+/** Every public field of the status object (docs/decisions.md#status-mirrors), plus the gateway's own additions. */
 const STATUS_FIELDS = [
   'system_name',
   'logo',

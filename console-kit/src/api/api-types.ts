@@ -1,4 +1,4 @@
-/** The management API envelope (contract.md): HTTP 200 with success:false for business failures. */
+/** The management API envelope (docs/decisions.md#api-envelope): HTTP 200 with success:false for business failures. */
 export interface ApiEnvelope<T = unknown> {
   success: boolean;
   message: string;
@@ -29,7 +29,7 @@ export interface SessionUser {
   group: string;
 }
 
-/** `GET /api/user/self`: the user without secrets (contract.md). */
+/** `GET /api/user/self`: the user without secrets (docs/decisions.md#secrets-never-leave). */
 export interface SelfUser extends SessionUser {
   email?: string;
   quota?: number;
@@ -62,7 +62,7 @@ export interface UserSetting {
   accept_unset_model_ratio_model: boolean;
 }
 
-/** `GET /api/status` → data (spec part 1 §3 and part 2 §3, contract.md). Unknown fields pass through. */
+/** `GET /api/status` → data (docs/decisions.md#status-mirrors). Unknown fields pass through. */
 export interface SystemStatus {
   setup: boolean;
   system_name?: string;

@@ -78,7 +78,7 @@ function toApiError(error: FetchBaseQueryError): ApiError {
 
 /**
  * Unwraps `{success, message, data}`: success → `data`, success:false → an {@link ApiError} carrying the
- * server's message. Answers that are not envelopes (the few compatibility exceptions in contract.md)
+ * server's message. Answers that are not envelopes (the few compatibility exceptions, docs/decisions.md#envelope-exceptions)
  * pass through untouched. A 401 ends the local session and sends the browser to the login page. The
  * message of a successful envelope travels in `meta.message` for the endpoints that need it.
  */

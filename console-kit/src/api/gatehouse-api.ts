@@ -21,7 +21,7 @@ const createConsoleApi = buildCreateApi(
   }),
 );
 
-/** Status fields the spec also keeps in localStorage under their own names (part 1 §3, part 2 §3). */
+/** Status fields the spec also keeps in localStorage under their own names (docs/decisions.md#status-mirrors). */
 const STATUS_MIRRORS: readonly [keyof SystemStatus, string][] = [
   ['system_name', StorageKeys.systemName],
   ['logo', StorageKeys.logo],
@@ -98,7 +98,7 @@ export const gatehouseApi = createConsoleApi({
       query: (body) => ({ url: '/api/setup', method: 'POST', body }),
       invalidatesTags: ['Setup', 'Status'],
     }),
-    /** The answer's message carries the default-password warning (decision 11). */
+    /** The answer's message carries the default-password warning (docs/decisions.md#login-failures-are-200). */
     login: builder.mutation<WithServerMessage<SessionUser>, LoginPayload & { turnstile?: string }>({
       query: ({ turnstile, ...body }) => ({
         url: '/api/user/login',

@@ -7,7 +7,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { useTranslation } from 'react-i18next';
 
-/** The expiry text format of the drawers (spec part 2 §5). */
+/** The expiry text format of the drawers (docs/decisions.md#expiry-format). */
 export const EXPIRY_TEXT_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** What the text becomes while the picker holds a date it cannot read (the drawer then refuses it). */
 export const INVALID_EXPIRY_TEXT = 'invalid';

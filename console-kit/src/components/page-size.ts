@@ -1,7 +1,7 @@
 /** Page sizes every paged list offers, and the size used when none (or an odd one) is stored. */
 export const LIST_PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_LIST_PAGE_SIZE = 10;
-/** The local-storage key (spec part 2 §3) that remembers the chosen page size. */
+/** The local-storage key (docs/decisions.md#page-sizes) that remembers the chosen page size. */
 export const LIST_PAGE_SIZE_KEY = 'page-size';
 
 /** A stored or chosen page size → one of LIST_PAGE_SIZES (else the default). */

@@ -1,6 +1,6 @@
 /**
- * Quota as people read it (spec part 1 §9): in currency mode a dollar amount with 2 decimals, otherwise
- * the raw units shortened with k from 10,000 up, then M and B, with one decimal (decision 40: 12.3k).
+ * Quota as people read it (docs/decisions.md#quota-display): in currency mode a dollar amount with 2 decimals, otherwise
+ * the raw units shortened with k from 10,000 up, then M and B, with one decimal (docs/decisions.md#home-notice-footer: 12.3k).
  * Pure functions: the console's hooks feed them the options from the public status.
  */
 

@@ -1,7 +1,7 @@
 import type { ConsoleStorage } from './console-storage';
 
 /**
- * The integration path for back-office systems (contract.md): a system access token from
+ * The integration path for back-office systems (docs/decisions.md#management-auth): a system access token from
  * `GET /api/user/token` and the id of its user, sent as `Authorization: Bearer` and `New-Api-User`
  * instead of relying on the session cookie.
  */

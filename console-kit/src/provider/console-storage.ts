@@ -70,7 +70,7 @@ export function createConsoleStorage(
   };
 }
 
-/** The localStorage key names, as the spec lists them (decision 35), plus the kit's own few. */
+/** The localStorage key names, as the spec lists them (docs/decisions.md#storage-keys), plus the kit's own few. */
 export const StorageKeys = {
   user: 'user',
   status: 'status',

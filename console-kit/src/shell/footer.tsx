@@ -6,7 +6,7 @@ import { useConsoleStorage } from '../provider/console-context';
 import { StorageKeys } from '../provider/console-storage';
 import { useSystemStatus } from '../provider/use-system-status';
 
-/** Spec part 2 §9: the footer's custom HTML is looked for every 200 ms, up to 5 times. */
+/** docs/decisions.md#console-part-2-rules: the footer's custom HTML is looked for every 200 ms, up to 5 times. */
 export const FOOTER_POLL_INTERVAL_MS = 200;
 export const FOOTER_POLL_ATTEMPTS = 5;
 

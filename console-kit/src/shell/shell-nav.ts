@@ -50,7 +50,7 @@ export function chatNames(status: Pick<SystemStatus, 'chats'> | null | undefined
 }
 
 /**
- * The sidebar of spec part 2 §2: playground; chat links; the console group (dashboard only with data
+ * The sidebar (docs/decisions.md#sidebar): playground; chat links; the console group (dashboard only with data
  * export, drawing logs only with drawing, task logs only with tasks); the admin group for admins only;
  * the personal group. Empty groups are left out.
  */
@@ -106,7 +106,7 @@ export function buildSidebarGroups(
   return groups.filter((group) => group.items.length > 0);
 }
 
-/** Decision 40: the top bar's "Console" opens the dashboard when data export is on, else the tokens. */
+/** docs/decisions.md#home-notice-footer: the top bar's "Console" opens the dashboard when data export is on, else the tokens. */
 export function consoleHomePath(status: Pick<SystemStatus, 'enable_data_export'> | null | undefined): string {
   return status?.enable_data_export ? '/detail' : '/token';
 }
@@ -134,8 +134,8 @@ export function isNewYearsDay(date: Date): boolean {
   return date.getMonth() === 0 && date.getDate() === 1;
 }
 
-/** Spec part 2 §9: 60 px collapsed, 200 px expanded. */
+/** docs/decisions.md#sidebar: 60 px collapsed, 200 px expanded. */
 export const SIDEBAR_WIDTH_COLLAPSED = 60;
 export const SIDEBAR_WIDTH_EXPANDED = 200;
-/** Spec part 1 §9: mobile is a width of 600 px or less. */
+/** docs/decisions.md#sidebar: mobile is a width of 600 px or less. */
 export const MOBILE_MEDIA_QUERY = '(max-width:600px)';

@@ -2,7 +2,7 @@ import { gatehouseApi } from '../../api/gatehouse-api';
 
 export const aboutApi = gatehouseApi.injectEndpoints({
   endpoints: (builder) => ({
-    /** Decision 5: `GET /api/about` → data: string (markdown/HTML, a URL, or empty). */
+    /** docs/decisions.md#public-site-text: `GET /api/about` → data: string (markdown/HTML, a URL, or empty). */
     getAbout: builder.query<string, void>({
       query: () => '/api/about',
       providesTags: [{ type: 'SiteText', id: 'about' }],

@@ -2,7 +2,7 @@ import { gatehouseApi } from '../../api/gatehouse-api';
 import type { SessionUser } from '../../api/api-types';
 import { normalizeOAuthState, type OAuthState } from './oauth-redirect';
 
-/** Fields the Telegram login widget hands over (spec part 1 §7). */
+/** Fields the Telegram login widget hands over (docs/decisions.md#telegram-widget). */
 export interface TelegramAuthData {
   id: number | string;
   first_name?: string;

@@ -78,7 +78,7 @@ export function LoginPage({ redirectTo }: LoginPageProps) {
       }
       signIn(user);
       notify(t('login.success'), 'success');
-      // The server says so when root still has the legacy default password (decision 11).
+      // The server says so when root still has the legacy default password (docs/decisions.md#login-failures-are-200).
       if (message) {
         notify(message, 'warning');
       }

@@ -18,7 +18,7 @@ import { TelegramLoginButton } from './telegram-login-button';
 import { useProviderRedirect } from './use-provider-redirect';
 import { WechatCodeDialog } from './wechat-code-dialog';
 
-/** Decision 38: scan-code and Telegram sign-ins land on the home page. */
+/** docs/decisions.md#sign-in-landing: scan-code and Telegram sign-ins land on the home page. */
 export const AFTER_WIDGET_LOGIN_PATH = '/';
 
 const PROVIDER_LABEL_KEYS: Record<RedirectProvider, string> = {

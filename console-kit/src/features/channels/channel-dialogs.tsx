@@ -490,7 +490,7 @@ export function ColumnSettingsDialog({
   );
 }
 
-/** Upstream detection (decision 30): the channel's callers by group and client type. */
+/** Upstream detection (docs/decisions.md#upstream-detection): the channel's callers by group and client type. */
 export function UpstreamDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const t = useT();
   const id = useId();

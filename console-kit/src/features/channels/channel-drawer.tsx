@@ -446,7 +446,7 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
             type="number"
             value={form.weight}
             onChange={(event) => set('weight', event.target.value)}
-            // Decision 33: a negative weight is clamped to 0 in the form.
+            // docs/decisions.md#channel-weight: a negative weight is clamped to 0 in the form.
             onBlur={() => Number(form.weight) < 0 && set('weight', '0')}
           />
           {textField('max_input_tokens', t('form.maxInputTokens'), {

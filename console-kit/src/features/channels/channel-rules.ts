@@ -1,6 +1,6 @@
 /** Pure rules of the channels screen: types, per-type fields, JSON editors, tag rows, colours. */
 
-/** Spec §9: page size options 10, 20, 50, 100; kept locally as `page-size`. */
+/** docs/decisions.md#page-sizes: page size options 10, 20, 50, 100; kept locally as `page-size`. */
 export {
   LIST_PAGE_SIZES as PAGE_SIZE_OPTIONS,
   DEFAULT_LIST_PAGE_SIZE as DEFAULT_PAGE_SIZE,
@@ -138,7 +138,7 @@ export const MIDJOURNEY_MODELS = [
 export const SUNO_MODELS = ['suno_music', 'suno_lyrics'] as const;
 export const AZURE_DEFAULT_VERSION = '2025-04-01-preview';
 
-/** The form of each type: which extra fields, notices and defaults (spec §9, reference data). */
+/** The form of each type: which extra fields, notices and defaults (docs/decisions.md#channel-type-forms). */
 export function typeRules(type: number): TypeRules {
   const base: TypeRules = { extra: [], notices: [], genericBaseUrl: true, keyHint: 'default' };
   switch (type) {
@@ -211,7 +211,7 @@ export function typeRules(type: number): TypeRules {
   }
 }
 
-/** Types that have their own form fields (spec §9): 1, 3, 8, 18, 21, 22, 36, 37, 39, 40, 41, 45. */
+/** Types that have their own form fields (docs/decisions.md#channel-type-forms): 1, 3, 8, 18, 21, 22, 36, 37, 39, 40, 41, 45. */
 export const TYPES_WITH_EXTRA_FIELDS = [1, 3, 8, 18, 21, 22, 36, 37, 39, 40, 41, 45] as const;
 
 /** Result of checking one JSON editor: null when fine, else the message key under `form.json`. */
@@ -293,7 +293,7 @@ export function parsePriority(value: string): number | null {
   return number >= -999 && Number.isSafeInteger(number) ? number : null;
 }
 
-/** Weight: a non-negative integer; negatives are clamped to 0 (decision 33); null when not a number. */
+/** Weight: a non-negative integer; negatives are clamped to 0 (docs/decisions.md#channel-weight); null when not a number. */
 export function parseWeight(value: string): number | null {
   const text = value.trim();
   if (!/^-?\d+$/.test(text)) return null;
@@ -302,7 +302,7 @@ export function parseWeight(value: string): number | null {
   return Math.max(0, number);
 }
 
-/** Spec §4: 0 untested, up to 1 s green, up to 3 s lime, up to 5 s yellow, above that red. */
+/** docs/decisions.md#response-time-colours: 0 untested, up to 1 s green, up to 3 s lime, up to 5 s yellow, above that red. */
 export type ResponseTimeTone = 'untested' | 'green' | 'lime' | 'yellow' | 'red';
 
 export function responseTimeTone(milliseconds: number): ResponseTimeTone {

@@ -7,14 +7,14 @@ import { CHAT_TOKEN_FETCH_SIZE } from '../tokens/token-rules';
 import { useFetchTokenKeyMutation, useListTokensQuery } from '../tokens/tokens-api';
 import { CHAT_NAMESPACE, chatLocales } from './chat-locales';
 
-/** Delay before going to /token when no token is enabled (spec part 2 §9). */
+/** Delay before going to /token when no token is enabled (docs/decisions.md#chat-links). */
 export const NO_TOKEN_REDIRECT_MS = 1500;
 
 export type ChatKeyState =
   { state: 'loading' } | { state: 'ready'; key: string } | { state: 'failed'; message: string };
 
 /**
- * The full key (`sk-…`, decision 41) of the caller's first enabled token, from the first 100 tokens.
+ * The full key (`sk-…`, docs/decisions.md#full-key-fetch) of the caller's first enabled token, from the first 100 tokens.
  * Without an enabled token: the spec's error, then /token after 1.5 s.
  */
 export function useChatKey(enabled = true): ChatKeyState {

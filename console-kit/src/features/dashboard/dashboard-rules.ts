@@ -25,7 +25,7 @@ export const GRANULARITY_SECONDS: Record<Granularity, number> = {
   week: 7 * 86400,
 };
 
-/** Decision 42: the default granularity comes from the status (DataExportDefaultTime), else hour. */
+/** docs/decisions.md#console-extras: the default granularity comes from the status (DataExportDefaultTime), else hour. */
 export function granularityFromStatus(value: unknown): Granularity {
   return typeof value === 'string' && (GRANULARITIES as readonly string[]).includes(value)
     ? (value as Granularity)

@@ -37,7 +37,7 @@ export interface DrawingFilters {
   endMs: number;
 }
 
-/** Spec §9: the drawing log starts 30 days ago and ends one hour ahead. */
+/** docs/decisions.md#task-logs: the drawing log starts 30 days ago and ends one hour ahead. */
 export function defaultDrawingRange(now: Dayjs = dayjs()): { start: Dayjs; end: Dayjs } {
   return { start: now.subtract(30, 'day'), end: now.add(1, 'hour') };
 }
@@ -152,7 +152,7 @@ export function durationSeconds(submitMs: number, finishMs: number): number | nu
   return Math.round((finishMs - submitMs) / 100) / 10;
 }
 
-/** Spec §4: the duration chip is red above 60 s, else green. */
+/** docs/decisions.md#task-logs: the duration chip is red above 60 s, else green. */
 export function durationColor(seconds: number): 'error' | 'success' {
   return seconds > 60 ? 'error' : 'success';
 }

@@ -2,7 +2,7 @@ import { gatehouseApi } from '../../api/gatehouse-api';
 
 export const homeApi = gatehouseApi.injectEndpoints({
   endpoints: (builder) => ({
-    /** Decision 5: `GET /api/home_page_content` → data: string (markdown/HTML, a URL, or empty). */
+    /** docs/decisions.md#public-site-text: `GET /api/home_page_content` → data: string (markdown/HTML, a URL, or empty). */
     getHomePageContent: builder.query<string, void>({
       query: () => '/api/home_page_content',
       providesTags: [{ type: 'SiteText', id: 'home' }],

@@ -63,7 +63,7 @@ export function DefaultLanding() {
   );
 }
 
-/** Decision 40: HomePageContent as sanitized markdown/HTML, an iframe when it is a URL, else the landing. */
+/** docs/decisions.md#home-notice-footer: HomePageContent as sanitized markdown/HTML, an iframe when it is a URL, else the landing. */
 export function HomePage() {
   const { t } = useFeatureTranslation(HOME_NAMESPACE, homeLocales);
   const { data, isLoading } = useGetHomePageContentQuery();

@@ -4,7 +4,7 @@ import { billingLine, otherDetails, PER_CALL_HIDDEN_KEYS, type LogEntry, type Lo
 
 const BOOLEAN_VALUES = new Set(['true', 'false']);
 
-/** The expanded part of a log row: every key of `other` (decision 42), plus content, request id, IP. */
+/** The expanded part of a log row: every key of `other` (docs/decisions.md#console-extras), plus content, request id, IP. */
 export function LogDetails({
   entry,
   other,

@@ -145,7 +145,7 @@ export function isValidChannelFilter(value: string): boolean {
   return value.trim() === '' || /^\d{1,10}$/.test(value.trim());
 }
 
-/** Spec §9: use time under 101 s green, under 300 s orange, else red. */
+/** docs/decisions.md#log-colours: use time under 101 s green, under 300 s orange, else red. */
 export function timeSpentColor(seconds: number): 'success' | 'warning' | 'error' {
   if (seconds < 101) {
     return 'success';
@@ -153,7 +153,7 @@ export function timeSpentColor(seconds: number): 'success' | 'warning' | 'error'
   return seconds < 300 ? 'warning' : 'error';
 }
 
-/** Spec §9: first-token time (ms in `other.frt`) under 3 s green, under 10 s orange, else red. */
+/** docs/decisions.md#log-colours: first-token time (ms in `other.frt`) under 3 s green, under 10 s orange, else red. */
 export function firstTokenColor(ms: number): 'success' | 'warning' | 'error' {
   if (ms < 3000) {
     return 'success';
@@ -176,7 +176,7 @@ export function parseOther(raw: string | null | undefined): LogOther {
   }
 }
 
-/** The `other` keys the details panel knows by name, in display order (decision 42: every key). */
+/** The `other` keys the details panel knows by name, in display order (docs/decisions.md#console-extras: every key). */
 export const KNOWN_OTHER_KEYS = [
   'group',
   'model_ratio',

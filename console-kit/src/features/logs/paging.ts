@@ -1,4 +1,4 @@
-/** Page sizes of the log tables (spec §9) and the shared `page-size` choice. */
+/** Page sizes of the log tables (docs/decisions.md#page-sizes) and the shared `page-size` choice. */
 export {
   LIST_PAGE_SIZES as PAGE_SIZE_OPTIONS,
   DEFAULT_LIST_PAGE_SIZE as DEFAULT_PAGE_SIZE,

@@ -2,7 +2,7 @@ import { gatehouseApi } from '../../api/gatehouse-api';
 
 export const noticeApi = gatehouseApi.injectEndpoints({
   endpoints: (builder) => ({
-    /** Decision 5: `GET /api/notice` → data: string (markdown or HTML, may be empty). */
+    /** docs/decisions.md#public-site-text: `GET /api/notice` → data: string (markdown or HTML, may be empty). */
     getNotice: builder.query<string, void>({
       query: () => '/api/notice',
       providesTags: [{ type: 'SiteText', id: 'notice' }],

@@ -48,7 +48,7 @@ export interface NoticeDialogProps {
 }
 
 /**
- * Decision 40: the site notice (markdown or HTML, sanitized) opens on load unless it is empty or was
+ * docs/decisions.md#home-notice-footer: the site notice (markdown or HTML, sanitized) opens on load unless it is empty or was
  * closed for today. It opens once per browser tab for the same text (a reload or another page does not
  * bring it back; a changed notice does) and never over the sign-in and account forms.
  */

@@ -11,7 +11,7 @@ import { needsSecondFactor, SECOND_FACTOR_PATH } from '../security/second-factor
 import { useCompleteOAuthQuery } from './oauth-api';
 import { OAUTH_NAMESPACE, oauthLocales } from './oauth-locales';
 
-/** Decision 38: where each outcome lands. */
+/** docs/decisions.md#sign-in-landing: where each outcome lands. */
 export const OAUTH_LOGIN_LANDING = '/token';
 export const OAUTH_BIND_LANDING = '/personal';
 export const OAUTH_FAILURE_LANDING = '/login';

@@ -27,7 +27,7 @@ import {
 } from './personal-rules';
 import { usePersonalTranslation } from './use-personal-translation';
 
-/** Quota warning: email or https webhook, threshold with presets labelled in dollars (decision 39). */
+/** Quota warning: email or https webhook, threshold with presets labelled in dollars (docs/decisions.md#quota-warning-presets). */
 export function NotificationPanel({ self }: { self: SelfUser }) {
   const { t } = usePersonalTranslation();
   const notify = useNotify();

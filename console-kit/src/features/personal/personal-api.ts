@@ -18,7 +18,7 @@ export const personalApi = gatehouseApi.injectEndpoints({
       query: (body) => ({ url: '/api/user/aff_transfer', method: 'POST', body }),
       invalidatesTags: ['Self'],
     }),
-    /** Decision 6: display name, or a new password with the original one. */
+    /** docs/decisions.md#field-write-rules: display name, or a new password with the original one. */
     updateSelf: builder.mutation<
       unknown,
       { display_name?: string; password?: string; original_password?: string }

@@ -2,9 +2,9 @@ import type { UserSetting } from '../../api/api-types';
 import { formatCurrency, quotaToCurrency } from '../../format/quota';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../register/register-validation';
 
-/** Spec part 1 §9: the form starts at 100000 when the user never saved a threshold. */
+/** docs/decisions.md#quota-warning-default: the form starts at 100000 when the user never saved a threshold. */
 export const DEFAULT_FORM_WARNING_THRESHOLD = 100_000;
-/** Spec part 1 §9 presets, labelled from QuotaPerUnit (decision 39). */
+/** Threshold presets, labelled from QuotaPerUnit (docs/decisions.md#quota-warning-presets). */
 export const WARNING_THRESHOLD_PRESETS = [100_000, 500_000, 1_000_000, 5_000_000] as const;
 /** Spec: available models are shown collapsed after 10. */
 export const MODELS_COLLAPSED_COUNT = 10;
@@ -138,7 +138,7 @@ export function toNotificationPayload(setting: UserSetting): Partial<UserSetting
   };
 }
 
-/** Spec §6 (and part 1 §4): 100+ super admin, 10+ admin, 1 ordinary user. */
+/** docs/decisions.md#roles: 100+ super admin, 10+ admin, 1 ordinary user. */
 export function roleLabelKey(role: number): 'role.root' | 'role.admin' | 'role.user' {
   if (role >= 100) {
     return 'role.root';

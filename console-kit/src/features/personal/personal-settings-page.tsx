@@ -15,7 +15,7 @@ const TABS = ['bindings', 'security', 'notification', 'price'] as const;
 type PersonalTab = (typeof TABS)[number];
 
 /**
- * Personal settings (spec part 1 §2): profile card, invitations, available models, and tabs for
+ * Personal settings (docs/decisions.md#personal-page): profile card, invitations, available models, and tabs for
  * bindings, security (access token, password, deletion), notifications and pricing. Needs a signed-in
  * user; mount it behind RequireAuth or under the portal's own sign-in.
  */

@@ -9,7 +9,7 @@ export const playgroundApi = gatehouseApi.injectEndpoints({
       query: () => '/api/user/self/groups',
       providesTags: ['Groups'],
     }),
-    /** Decision 34: the models of one group; the playground reloads them when the group changes. */
+    /** docs/decisions.md#user-models-by-group: the models of one group; the playground reloads them when the group changes. */
     getPlaygroundModels: builder.query<string[], string>({
       query: (group) => ({ url: '/api/user/models', params: group ? { group } : undefined }),
       transformResponse: (data: unknown) =>

@@ -67,7 +67,7 @@ describe('chatReducer', () => {
 });
 
 describe('buildChatRequest', () => {
-  it('omits temperature and max_tokens while they are 0 (decision 42)', () => {
+  it('omits temperature and max_tokens while they are 0 (docs/decisions.md#console-extras)', () => {
     const state = chatReducer(initialChatState, { type: 'send', text: 'hi' });
     expect(buildChatRequest(settings, state.messages)).toEqual({
       model: 'gpt-4o-mini',

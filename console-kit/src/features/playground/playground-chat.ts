@@ -1,6 +1,6 @@
 /**
  * The playground's conversation: a reducer for the message states, the request body
- * (spec part 2 §3 "Playground request", decision 42) and the reading of the OpenAI event stream of
+ * (docs/decisions.md#playground-defaults, docs/decisions.md#console-extras) and the reading of the OpenAI event stream of
  * `POST /pg/chat/completions` (parsed with eventsource-parser).
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -92,9 +92,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 export interface PlaygroundSettings {
   model: string;
   group: string;
-  /** 0 = the model's default: not sent (decision 42). */
+  /** 0 = the model's default: not sent (docs/decisions.md#console-extras). */
   temperature: number;
-  /** 0 = no limit: not sent (decision 42). */
+  /** 0 = no limit: not sent (docs/decisions.md#console-extras). */
   maxTokens: number;
   systemPrompt: string;
 }

@@ -40,7 +40,7 @@ import { PLAYGROUND_NAMESPACE, playgroundLocales } from './playground-locales';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 
-/** Spec part 2 §9: the model chosen first when the group offers it. */
+/** docs/decisions.md#playground-defaults: the model chosen first when the group offers it. */
 export const DEFAULT_PLAYGROUND_MODEL = 'gpt-4o-mini';
 const PANEL_WIDTH = 300;
 
@@ -72,7 +72,7 @@ function failureText(failure: unknown, t: Translate): string {
   return t('errors.network');
 }
 
-/** `/playground`: try a model of one of the user's groups, streamed, billed to the user (decision 23). */
+/** `/playground`: try a model of one of the user's groups, streamed, billed to the user (docs/decisions.md#playground). */
 export function PlaygroundPage() {
   const { t } = useFeatureTranslation(PLAYGROUND_NAMESPACE, playgroundLocales);
   const runtime = useConsoleRuntime();

@@ -1,6 +1,6 @@
 /**
- * The pricing page's arithmetic and filtering (spec part 2 §2 "Pricing page", §9 "Pricing formulas",
- * "Top-up price display"). Pure functions, so the page only renders.
+ * The pricing page's arithmetic and filtering (
+ * docs/decisions.md#pricing-formulas). Pure functions, so the page only renders.
  */
 
 /** `GET /api/pricing` → one entry of `data` (docs/api-logs.md). */

@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import { EXPIRY_PRESETS, formatExpiry, parseExpiry, type ExpiryPresetId } from '../tokens/token-rules';
 import type { Redemption } from './redemptions-api';
 
-/** A new code's quota and count (spec part 2 §9). */
+/** A new code's quota and count (docs/decisions.md#redemption-defaults). */
 export const DEFAULT_REDEMPTION_QUOTA = 100_000;
 export const DEFAULT_REDEMPTION_COUNT = 1;
 export const MAX_REDEMPTION_COUNT = 100;

@@ -1,4 +1,4 @@
-/** Spec part 1 §5 and the server's dictionary (part 2 §5): username ≤ 12, password 8 to 20. */
+/** docs/decisions.md#account-field-limits: username ≤ 12, password 8 to 20. */
 export const USERNAME_MAX_LENGTH = 12;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;

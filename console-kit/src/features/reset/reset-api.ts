@@ -2,7 +2,7 @@ import { gatehouseApi } from '../../api/gatehouse-api';
 
 export const resetApi = gatehouseApi.injectEndpoints({
   endpoints: (builder) => ({
-    /** Always answers success, whether or not an account has the address (decision 12). */
+    /** Always answers success, whether or not an account has the address (docs/decisions.md#email-codes-and-reset). */
     requestPasswordReset: builder.mutation<unknown, { email: string; turnstile?: string }>({
       query: ({ email, turnstile }) => ({
         url: '/api/reset_password',

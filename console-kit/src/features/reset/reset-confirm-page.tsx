@@ -7,7 +7,7 @@ import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useConfirmPasswordResetMutation } from './reset-api';
 import { RESET_NAMESPACE, resetLocales } from './reset-locales';
 
-/** Where the emailed link points (decision 12: `<ServerAddress>/user/reset?email=&token=`). */
+/** Where the emailed link points (docs/decisions.md#email-codes-and-reset: `<ServerAddress>/user/reset?email=&token=`). */
 export const RESET_CONFIRM_PATH = '/user/reset';
 
 /** Reads email and token from the link, resets, shows the new password and copies it. */

@@ -9,7 +9,7 @@ import { useCountdown } from '../register/use-countdown';
 import { useRequestPasswordResetMutation } from './reset-api';
 import { RESET_NAMESPACE, resetLocales } from './reset-locales';
 
-/** Spec part 2 §2: email, optional human check, 30-second retry countdown. */
+/** docs/decisions.md#reset-page: email, optional human check, 30-second retry countdown. */
 export function ResetRequestPage() {
   const { t } = useFeatureTranslation(RESET_NAMESPACE, resetLocales);
   const human = useHumanCheck();

@@ -72,7 +72,7 @@ const GROUPS: FieldSpec[] = [
   { key: 'AutoGroups', kind: 'json', json: 'array' },
 ];
 
-/** Operation tab: nine cards (decision 36), then the ratio area with its reset button. */
+/** Operation tab: nine cards (docs/decisions.md#operation-tab-cards), then the ratio area with its reset button. */
 export function OperationSettings({ options }: { options: OptionValues }) {
   const { t } = useSettingsTranslation();
   return (

@@ -149,7 +149,7 @@ export function OptionsPanel({ id, fields, options, warning, validate, prepare, 
       shown[field.key] = formatJsonText(stored[field.key]);
   }
   const values = { ...shown, ...draft };
-  // Secrets are never listed, so the list cannot mark them; every secret option is root-only (decision 1).
+  // Secrets are never listed, so the list cannot mark them; every secret option is root-only (docs/decisions.md#root-only-options).
   const secretKeys = new Set(fields.filter((field) => field.kind === 'secret').map((field) => field.key));
   const readOnly = (key: string) =>
     options.rootOnly.has(key) || (secretKeys.has(key) && !isRoot(session.user));

@@ -4,7 +4,7 @@ import { parseNumberMap } from './json-text';
  * The visual model price table. A model is billed either per request (a fixed price in dollars, from
  * ModelPrice) or per token (ModelRatio and CompletionRatio). Per-token prices are entered either as
  * ratios or as dollars per million tokens: input price = 2 × ratio, output price = input × completion
- * ratio (spec part 2 §9), so ratio = price / 2 and completion ratio = output price / input price.
+ * ratio (docs/decisions.md#quota-units), so ratio = price / 2 and completion ratio = output price / input price.
  */
 export interface PriceRow {
   name: string;

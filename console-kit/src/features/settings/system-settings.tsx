@@ -110,7 +110,7 @@ export interface OidcEndpoints {
 
 /**
  * Reads an OIDC discovery document. The server offers no call for this, so the browser fetches it
- * directly (spec part 1 §7); the provider must allow cross-origin reads, as discovery documents do.
+ * directly (docs/decisions.md#oidc-discovery); the provider must allow cross-origin reads, as discovery documents do.
  */
 export async function fetchOidcEndpoints(url: string, fetcher: typeof fetch = fetch): Promise<OidcEndpoints> {
   const response = await fetcher(url, { headers: { Accept: 'application/json' } });

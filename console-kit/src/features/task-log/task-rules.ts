@@ -35,7 +35,7 @@ export interface TaskFilters {
   end: number;
 }
 
-/** Spec §9: the task log starts at today 00:00 with no end. */
+/** docs/decisions.md#task-logs: the task log starts at today 00:00 with no end. */
 export function emptyTaskFilters(now: Dayjs = dayjs()): TaskFilters {
   return { channelId: '', taskId: '', start: now.startOf('day').unix(), end: 0 };
 }
@@ -57,7 +57,7 @@ export function taskListUrl(filters: TaskFilters, admin: boolean, page: number, 
   return `${admin ? '/api/task/' : '/api/task/self'}?${params.toString()}`;
 }
 
-/** Spec §4: SUCCESS, NOT_START, SUBMITTED, IN_PROGRESS, FAILURE, QUEUED, UNKNOWN, '' (submitting). */
+/** docs/decisions.md#task-logs: SUCCESS, NOT_START, SUBMITTED, IN_PROGRESS, FAILURE, QUEUED, UNKNOWN, '' (submitting). */
 export function taskStatusKey(status: string): string {
   switch (status) {
     case 'SUCCESS':

@@ -58,7 +58,7 @@ export interface TokenDrawerProps {
   onClose: () => void;
 }
 
-/** Create/edit drawer of a token (spec part 2 §2, §5). */
+/** Create/edit drawer of a token (docs/decisions.md#expiry-format). */
 export function TokenDrawer({ target, onClose }: TokenDrawerProps) {
   return (
     <FormDrawer open={target !== null} onClose={onClose} width={DRAWER_WIDTH}>

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import type { Token, TokenFields } from './tokens-api';
 
-/** The expiry text format of the drawer (spec part 2 §5). */
+/** The expiry text format of the drawer (docs/decisions.md#expiry-format). */
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** `expired_time` of a token that never expires. */
 export const NEVER_EXPIRES = -1;
@@ -64,7 +64,7 @@ export const DEFAULT_TOKEN_QUOTA = 500_000;
 export const COUNT_PRESETS = [10, 20, 30, 100] as const;
 export const MAX_CREATE_COUNT = 100;
 export const MAX_NAME_LENGTH = 50;
-/** The chat-link token fetch (spec part 2 §9). */
+/** The chat-link token fetch (docs/decisions.md#chat-links). */
 export const CHAT_TOKEN_FETCH_SIZE = 100;
 
 export type TokenStatusName = 'enabled' | 'limited' | 'disabled' | 'expired' | 'exhausted' | 'unknown';
@@ -213,7 +213,7 @@ export function buildTokenPayload(
 }
 
 /**
- * The group choices: the groups the user may use, with `auto` first when it is offered (decision 34:
+ * The group choices: the groups the user may use, with `auto` first when it is offered (docs/decisions.md#user-models-by-group:
  * `auto` is in the list when usable; spec: an auto choice is offered first when the default auto group
  * is on).
  */

@@ -101,7 +101,7 @@ export const tokensApi = gatehouseApi
         query: (ids) => ({ url: '/api/token/batch', method: 'POST', body: { ids } }),
         invalidatesTags: ['Tokens'],
       }),
-      /** The full key (`sk-…`) of one of the caller's tokens (decision 41). */
+      /** The full key (`sk-…`) of one of the caller's tokens (docs/decisions.md#full-key-fetch). */
       fetchTokenKey: builder.mutation<{ key: string }, number>({
         query: (id) => ({ url: `/api/token/${id}/key`, method: 'POST' }),
       }),

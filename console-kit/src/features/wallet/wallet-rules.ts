@@ -33,8 +33,8 @@ export function parsePayMethods(value: unknown): PayMethod[] | null {
 }
 
 /**
- * The amount typed in → the whole number sent: not a number → null; below 1 is raised to 1 (spec part 2
- * §5); fractions are dropped.
+ * The amount typed in → the whole number sent: not a number → null; below 1 is raised to 1 (
+ * docs/decisions.md#top-up-amount); fractions are dropped.
  */
 export function normalizeAmount(text: string): number | null {
   const trimmed = text.trim();

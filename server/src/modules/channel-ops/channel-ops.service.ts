@@ -182,7 +182,7 @@ export class ChannelOpsService implements OnModuleDestroy {
   // ---- upstream detection
 
   /**
-   * Who has called through the channel (decision 30): per group the first and last consume log, and
+   * Who has called through the channel (docs/decisions.md#upstream-detection): per group the first and last consume log, and
    * per client type (from the caller's User-Agent, recorded in the log's `other.client_type`) the count
    * and first/last seen. Read in id order in batches, so a busy channel never loads all rows at once.
    */

@@ -9,7 +9,7 @@ export const MAX_TIMESTAMP = 253_402_300_799;
 /** Text filters longer than the widest column they are compared with match nothing: refuse them. */
 const MAX_TEXT = 191;
 
-/** The filters of the usage-log screens (spec part 2 §7). Zero / empty = not filtered. */
+/** The filters of the usage-log screens (docs/decisions.md#usage-log-filters). Zero / empty = not filtered. */
 export interface LogFilter {
   /** 0 = every type. */
   type: number;

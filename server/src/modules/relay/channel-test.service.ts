@@ -20,7 +20,7 @@ export interface ChannelTestResult {
 
 /**
  * Channel tests: one on demand, and every channel every CHANNEL_TEST_FREQUENCY minutes on the master
- * node (decision 25). The result updates response_time/test_time and drives the reference rules:
+ * node (docs/decisions.md#periodic-channel-test). The result updates response_time/test_time and drives the reference rules:
  * a failure with an auto-disable condition, or a test slower than ChannelDisableThreshold, disables an
  * auto_ban channel when AutomaticDisableChannelEnabled; a passing test re-enables an automatically
  * disabled (status 3) channel when AutomaticEnableChannelEnabled. Manually disabled channels are never
