@@ -1,59 +1,12 @@
 import type { FetchArgs } from '@reduxjs/toolkit/query';
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { ApiData, Schemas } from '../../api/wire';
 
 /** A channel as `/api/channel` answers it; `key` is always empty (write-only). */
-export interface Channel {
-  id: number;
-  type: number;
-  key: string;
-  openai_organization: string | null;
-  test_model: string | null;
-  status: number;
-  name: string;
-  weight: number;
-  created_time: number;
-  test_time: number;
-  response_time: number;
-  base_url: string | null;
-  other: string | null;
-  balance: number;
-  balance_updated_time: number;
-  models: string | null;
-  group: string;
-  used_quota: number;
-  model_mapping: string | null;
-  status_code_mapping: string | null;
-  priority: number;
-  auto_ban: number;
-  other_info: string | null;
-  tag: string | null;
-  setting: string | null;
-  param_override: string | null;
-  max_input_tokens: number;
-  /** Requests per minute, tokens per minute, requests in flight (0 = no limit). */
-  rpm_limit?: number;
-  tpm_limit?: number;
-  concurrency_limit?: number;
-}
+export type Channel = Schemas['ChannelView'];
 
 /** A tag row of tag mode: aggregates, `null` priority/weight/type when the children differ. */
-export interface ChannelTagRow {
-  is_tag: true;
-  tag: string;
-  name: string;
-  type: number | null;
-  status: number;
-  priority: number | null;
-  weight: number | null;
-  models: string;
-  group: string;
-  used_quota: number;
-  balance: number;
-  response_time: number;
-  created_time: number;
-  test_time: number;
-  children: Channel[];
-}
+export type ChannelTagRow = Schemas['ChannelTagRow'];
 
 export type ChannelRow = Channel | ChannelTagRow;
 
@@ -61,13 +14,7 @@ export function isTagRow(row: ChannelRow): row is ChannelTagRow {
   return (row as ChannelTagRow).is_tag === true;
 }
 
-export interface ChannelPage {
-  items: ChannelRow[];
-  total: number;
-  page: number;
-  page_size: number;
-  type_counts: Record<string, number>;
-}
+export type ChannelPage = ApiData<'/api/channel', 'get'>;
 
 export interface ChannelListArgs {
   keyword: string;

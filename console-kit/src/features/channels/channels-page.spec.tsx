@@ -35,6 +35,9 @@ function makeChannel(id: number, fields: Partial<Channel> = {}): Channel {
     setting: null,
     param_override: null,
     max_input_tokens: 0,
+    rpm_limit: 0,
+    tpm_limit: 0,
+    concurrency_limit: 0,
     ...fields,
   };
 }
@@ -57,6 +60,7 @@ function tagRow(tag: string, children: Channel[], fields: Partial<ChannelTagRow>
     is_tag: true,
     tag,
     name: tag,
+    key: '',
     type: 1,
     status: children.some((c) => c.status === 1) ? 1 : 2,
     priority: null,

@@ -36,6 +36,9 @@ const CHANNEL: Channel = {
   setting: '{"system_prompt": "Be brief."}',
   param_override: null,
   max_input_tokens: 0,
+  rpm_limit: 0,
+  tpm_limit: 0,
+  concurrency_limit: 0,
 };
 
 function server() {

@@ -14,9 +14,9 @@ describe('redemption rules', () => {
     expect(redemptionStatusName({ status: 1, expired_time: 0 }, 1000)).toBe('unused');
     expect(redemptionStatusName({ status: 1, expired_time: 2000 }, 1000)).toBe('unused');
     expect(redemptionStatusName({ status: 1, expired_time: 900 }, 1000)).toBe('expired');
-    expect(redemptionStatusName({ status: 2 }, 1000)).toBe('disabled');
-    expect(redemptionStatusName({ status: 3 }, 1000)).toBe('used');
-    expect(redemptionStatusName({ status: 7 }, 1000)).toBe('unknown');
+    expect(redemptionStatusName({ status: 2, expired_time: 0 }, 1000)).toBe('disabled');
+    expect(redemptionStatusName({ status: 3, expired_time: 0 }, 1000)).toBe('used');
+    expect(redemptionStatusName({ status: 7, expired_time: 0 }, 1000)).toBe('unknown');
   });
 
   it('offers enable only for disabled codes, disable and edit only for unused ones', () => {

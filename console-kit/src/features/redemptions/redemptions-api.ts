@@ -1,26 +1,10 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { Page, Schemas } from '../../api/wire';
 
-/** A redemption code as `/api/redemption` returns it (admins). */
-export interface Redemption {
-  id: number;
-  user_id?: number;
-  key: string;
-  status: number;
-  name: string;
-  quota: number;
-  created_time: number;
-  redeemed_time?: number;
-  used_user_id: number;
-  /** 0 = never. */
-  expired_time?: number;
-}
+/** A redemption code as `/api/redemption` returns it (admins); `expired_time` 0 = never. */
+export type Redemption = Schemas['RedemptionView'];
 
-export interface RedemptionPage {
-  items: Redemption[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type RedemptionPage = Page<Redemption>;
 
 export interface RedemptionListArgs {
   keyword: string;

@@ -17,6 +17,8 @@ function signInAs(role: number) {
 function code(id: number, fields: Partial<Redemption> = {}): Redemption {
   return {
     id,
+    user_id: 1,
+    redeemed_time: 0,
     key: `${id}`.padStart(32, 'a'),
     status: 1,
     name: `code${id}`,

@@ -6,21 +6,12 @@ import type {
 } from '@simplewebauthn/browser';
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { SessionUser } from '../../api/api-types';
+import type { ApiData, Schemas } from '../../api/wire';
 
 /** `GET /api/user/2fa`. */
-export interface TwoFactorStatus {
-  enabled: boolean;
-  totp_enabled: boolean;
-  recovery_codes_left: number;
-  passkeys: Array<{ id: number; name: string; created_at: number; last_used_at: number }>;
-  required_for_admins: boolean;
-}
+export type TwoFactorStatus = ApiData<'/api/user/2fa', 'get'>;
 
-export interface TotpSetup {
-  secret: string;
-  uri: string;
-  qr_code: string;
-}
+export type TotpSetup = Schemas['TotpSetup'];
 
 export interface AuditEntry {
   id: number;

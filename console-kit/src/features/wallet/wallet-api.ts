@@ -1,4 +1,5 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { Page, Schemas } from '../../api/wire';
 
 /** `{name, type, color}` of option PayMethods: `type` is what `/api/user/pay` takes as payment_method. */
 export interface PayMethod {
@@ -20,26 +21,10 @@ export interface TopUpInfo {
   topup_link: string;
 }
 
-/** One of the caller's online top-up orders. */
-export interface TopUpOrder {
-  id: number;
-  user_id: number;
-  amount: number;
-  money: number | string;
-  trade_no: string;
-  payment_method: string;
-  create_time: number;
-  complete_time: number;
-  /** `pending` or `success`. */
-  status: string;
-}
+/** One of the caller's online top-up orders; `status` is `pending` or `success`. */
+export type TopUpOrder = Schemas['TopUpView'];
 
-export interface TopUpOrderPage {
-  items: TopUpOrder[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type TopUpOrderPage = Page<TopUpOrder>;
 
 /**
  * `/amount` and `/pay` are not enveloped the usual way (docs/api-wallet.md): a failure carries its reason
