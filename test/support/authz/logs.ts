@@ -7,6 +7,8 @@ import { type Route, r } from './route';
 const OLD = 100;
 /** The app of the matrix, known from the first allowed DELETE (prepare only gets the root client). */
 let app: TestApp | null = null;
+/** The user the content-log switch row turns on (known from the row's body). */
+let contentVictim = 0;
 
 const oldLogs = (t: TestApp) =>
   t.ds.getRepository(LogEntry).createQueryBuilder('l').where('l.created_at < :old', { old: OLD }).getCount();
@@ -39,6 +41,23 @@ export const LOGS_ROUTES: Route[] = [
   }),
   // Public: a bad key is a business failure (200, success false), never a sign-in redirect.
   r('get', '/api/log/token', 'public', { query: '?key=sk-not-a-real-key-0123456789' }),
+  // Content logs: with ContentLogUserViewEnabled off (the default) only admins read a row's content.
+  r('get', '/api/log/{id}/content', 'admin'),
+  r('get', '/api/content_log/user/{id}', 'admin'),
+  r('get', '/api/content_log/token/{id}', 'admin'),
+  r('put', '/api/content_log/token/{id}', 'admin', { body: () => ({ enabled: false }) }),
+  r('put', '/api/content_log/user/{id}', 'admin', {
+    body: (c) => {
+      contentVictim = c.victimId;
+      return { enabled: true };
+    },
+    effect: async (t) => {
+      const rows: Array<{ content_log: unknown }> = await t.ds.query(
+        `SELECT content_log FROM users WHERE id = ${Math.floor(contentVictim)}`,
+      );
+      expect([true, 1, '1']).toContain(rows[0].content_log);
+    },
+  }),
   r('get', '/api/user/{id}/summary', 'admin'),
   r('get', '/api/pricing', 'public'),
   r('get', '/api/data', 'admin', { query: '?default_time=day' }),

@@ -9,6 +9,13 @@ export const LOGS_MESSAGES = {
     en: 'Provide a token (Authorization: Bearer sk-… or ?key=)',
   },
   log_token_invalid: { zh: '无效的令牌', en: 'Invalid token' },
+  content_log_not_found: { zh: '这条日志没有保存的请求内容', en: 'This log row has no stored content' },
+  content_log_view_forbidden: {
+    zh: '管理员未允许用户查看自己的请求内容',
+    en: 'The operator does not let users view their own request content',
+  },
+  content_log_enabled_invalid: { zh: 'enabled 必须是 true 或 false', en: 'enabled must be true or false' },
+  content_log_path_invalid: { zh: '脱敏路径无效：{reason}', en: 'Invalid redaction path: {reason}' },
   log_token_disabled: { zh: '该令牌已被禁用', en: 'This token is disabled' },
   log_token_user_unavailable: {
     zh: '该令牌的用户已被封禁或注销',

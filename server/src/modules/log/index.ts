@@ -8,3 +8,6 @@ export type { LogFilter } from './log-query';
 export type { LogText } from './log-text';
 export { LogModule } from './log.module';
 export { LogService } from './log.service';
+export { ContentLogModule } from './content/content-log.module';
+export { ContentLogService } from './content/content-log.service';
+export type { ContentTap } from './content/content-tap';

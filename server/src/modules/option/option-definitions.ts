@@ -1,5 +1,6 @@
 import { isTimeZone } from '../../common/calendar';
 import { MessageKey } from '../../common/i18n/messages';
+import { parsePaths, pathProblem } from '../../common/redact-paths';
 import { groupBudgetsProblem } from '../../common/budget-rules';
 import {
   DEFAULT_CACHE_RATIO,
@@ -340,6 +341,21 @@ export const OPTION_DEFINITIONS = [
   bool('CheckSensitiveOnPromptEnabled', false),
   text('SensitiveWords', 'test_sensitive'),
   bool('LogConsumeEnabled', true),
+  // content logs (opt-in per channel, token and user): bytes kept per direction, days kept, JSONPath
+  // redactions (one per line), and whether users may read the content of their own log rows
+  int('ContentLogMaxBytes', 65536, 1024, 16 * 1024 * 1024),
+  int('ContentLogRetentionDays', 7, 1, 3650),
+  text('ContentLogRedactPaths', '', {
+    maxLength: 20_000,
+    check: (_v, raw) => {
+      for (const path of parsePaths(raw)) {
+        const reason = pathProblem(path);
+        if (reason) return { key: 'content_log_path_invalid', params: { reason } };
+      }
+      return null;
+    },
+  }),
+  bool('ContentLogUserViewEnabled', false),
   // dashboard
   bool('DataExportEnabled', true),
   int('DataExportInterval', 5, 1, 1440),

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth';
 import { BillingModule } from '../billing';
 import { ChannelModule } from '../channel';
-import { LogModule } from '../log';
+import { ContentLogModule, LogModule } from '../log';
 import { MailModule } from '../mail';
 import { OptionModule } from '../option';
 import { UserModule } from '../user';
@@ -23,7 +23,7 @@ import { RelaySettlement } from './lifecycle/settlement';
 import { UpstreamClient } from './upstream/upstream-client';
 
 @Module({
-  imports: [AuthModule, BillingModule, ChannelModule, LogModule, MailModule, OptionModule, UserModule],
+  imports: [AuthModule, BillingModule, ChannelModule, ContentLogModule, LogModule, MailModule, OptionModule, UserModule],
   providers: [
     RelayCacheService,
     RelayAdmission,

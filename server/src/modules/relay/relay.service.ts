@@ -18,7 +18,9 @@ import { MetricsService } from '../metrics';
 import { OptionService } from '../option';
 import { ClientSignal } from './client-signal';
 import { relayFail, toRelayError } from './errors';
+import { ContentLogService } from '../log';
 import { Caller, RelayAdmission } from './lifecycle/admission';
+import { captureAtAdmission, captureForChannel, recordContent } from './lifecycle/content-capture';
 import { Attempt, AttemptPlanner } from './lifecycle/attempt-plan';
 import { Failover } from './lifecycle/failover';
 import { RelaySettlement } from './lifecycle/settlement';
@@ -42,6 +44,7 @@ export class RelayService {
     private readonly upstream: UpstreamClient,
     private readonly options: OptionService,
     private readonly metrics: MetricsService,
+    private readonly content: ContentLogService,
   ) {}
 
   private running = 0;
@@ -76,6 +79,7 @@ export class RelayService {
     } catch (err) {
       return writeError(res, req, toRelayError(err));
     }
+    if (this.content.active) captureAtAdmission(this.content, ctx, res);
 
     const signal = new ClientSignal();
     const onClose = () => {
@@ -93,16 +97,22 @@ export class RelayService {
         release: (a) => a.release(),
         run: (a) => {
           req.channelId = a.channel.id;
+          if (!ctx.content && a.channel.setting.content_log) captureForChannel(this.content, ctx, a.channel, res);
           return this.answer(ctx, a, res, signal).finally(a.release);
         },
         stop: () => signal.aborted || res.headersSent,
       })
       .finally(() => res.off('close', onClose));
 
-    if (result.ok) return this.settlement.settle(ctx, hold, result.attempt, result.value, result.tried);
+    if (result.ok) {
+      this.settlement.settle(ctx, hold, result.attempt, result.value, result.tried);
+      if (ctx.content) recordContent(this.content, ctx, result.attempt.channel, res);
+      return;
+    }
     const err = result.error ?? relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model });
     this.settlement.refund(ctx, hold, result.channel, err, result.tried);
     writeError(res, req, err);
+    if (ctx.content) recordContent(this.content, ctx, result.channel, res);
   }
 
   /** One attempt: the upstream call, then the answer in the form the upstream's content type calls for. */

@@ -8,7 +8,7 @@ import type { Price } from '../../billing';
 import type { RelayContext } from '../relay-context';
 import type { UsageCounts } from '../types';
 
-export type DraftContext = Pick<RelayContext, 'user' | 'token' | 'tokenName' | 'group' | 'model' | 'req'> & { price: Price };
+export type DraftContext = Pick<RelayContext, 'user' | 'token' | 'tokenName' | 'group' | 'model' | 'req' | 'content'> & { price: Price };
 
 export interface DraftArgs {
   channelId: number;
@@ -58,6 +58,8 @@ export function consumeDraft(ctx: DraftContext, a: DraftArgs): LogDraft {
     other.image_ratio = p.imageRatio;
   }
   for (const k in a.extra) if (!(k in other)) other[k] = a.extra[k];
+  // The call's request and answer are stored (content logs): the console offers them from this row.
+  if (ctx.content) other.content_logged = true;
   return {
     user_id: ctx.user.id,
     created_at: Math.floor(a.startedAt / 1000),
