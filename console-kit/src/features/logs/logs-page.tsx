@@ -36,6 +36,7 @@ import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { DateTimeRange, PickersProvider } from './date-time-range';
 import { LogDetails } from './log-details';
+import { hasStoredContent, LogContentButton } from './log-content';
 import {
   ADMIN_LOG_COLUMNS,
   defaultLogColumns,
@@ -376,8 +377,8 @@ function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, quota
           <Typography variant="caption">{t('row.retryChain', { value: chain.join(' → ') })}</Typography>
         ) : null;
       }
-      case 'details':
-        return (
+      case 'details': {
+        const text = (
           <Typography
             variant="body2"
             title={entry.content}
@@ -393,6 +394,15 @@ function LogRow({ entry, columns, open, onToggle, onUserInfo, formatQuota, quota
             {entry.content}
           </Typography>
         );
+        return hasStoredContent(other) ? (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <LogContentButton id={entry.id} t={t} />
+            {text}
+          </Stack>
+        ) : (
+          text
+        );
+      }
     }
   };
   return (

@@ -14,6 +14,9 @@ import {
   Typography,
 } from '@mui/material';
 import { FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
+import { isAdmin } from '../../shell/shell-nav';
+import { useSession } from '../../provider/use-session';
+import { ContentLogSwitch } from '../logs/content-log-switch';
 import { ExpiryPicker } from '../../components/expiry-picker';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
@@ -110,6 +113,7 @@ interface TokenFormViewProps {
 }
 
 function TokenFormView({ token, initial, choices, groupsMissing, onClose }: TokenFormViewProps) {
+  const admin = isAdmin(useSession().user);
   const { t } = useFeatureTranslation(TOKENS_NAMESPACE, tokensLocales);
   const notify = useNotify();
   const { formatQuota } = useQuotaFormat();
@@ -327,6 +331,7 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
             />
           ))}
         </Stack>
+        {token && admin && <ContentLogSwitch scope="token" id={token.id} />}
         {error && (
           <Alert severity="error" role="alert">
             {error}

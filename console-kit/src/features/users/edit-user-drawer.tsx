@@ -22,6 +22,7 @@ import { FormDrawer, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
+import { ContentLogSwitch } from '../logs/content-log-switch';
 import { DRAWER_WIDTH } from './add-user-drawer';
 import { quotaText, useQuotaDisplay } from './quota-text';
 import { parseQuota, parseQuotaDelta, quotaAfterDelta } from './user-rules';
@@ -233,6 +234,7 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose: () => void 
             ))}
           </TableBody>
         </Table>
+        <ContentLogSwitch scope="user" id={user.id} />
 
         {error && (
           <Alert severity="error" role="alert">
