@@ -370,6 +370,8 @@ export const OPTION_DEFINITIONS = [
   bool('AutomaticDisableChannelEnabled', false),
   bool('AutomaticEnableChannelEnabled', false),
   text('AutomaticDisableKeywords', DEFAULT_KEYWORDS),
+  // minutes between automatic tests of every channel (master node); 0 = CHANNEL_TEST_FREQUENCY, off unless set
+  int('ChannelTestFrequency', 0, 0, 10_080),
   // quota
   int('QuotaForNewUser', 0, 0, Number.MAX_SAFE_INTEGER),
   int('PreConsumedQuota', 500, 0, Number.MAX_SAFE_INTEGER),

@@ -19,17 +19,24 @@ export interface ChannelTestResult {
 }
 
 /**
- * Channel tests: one on demand, and every channel every CHANNEL_TEST_FREQUENCY minutes on the master
- * node (docs/decisions.md#periodic-channel-test). The result updates response_time/test_time and drives the reference rules:
+ * Channel tests: one on demand, and every channel periodically on the master node
+ * (docs/decisions.md#periodic-channel-test), every ChannelTestFrequency minutes (a monitoring setting,
+ * read live: a change takes effect within a minute, 0 turns it off), or every CHANNEL_TEST_FREQUENCY
+ * minutes while the setting is 0. The result updates response_time/test_time and drives the reference rules:
  * a failure with an auto-disable condition, or a test slower than ChannelDisableThreshold, disables an
  * auto_ban channel when AutomaticDisableChannelEnabled; a passing test re-enables an automatically
  * disabled (status 3) channel when AutomaticEnableChannelEnabled. Manually disabled channels are never
  * changed.
  */
+/** How often the master looks at the periodic test's schedule. */
+export const SCHEDULE_TICK_MS = 30_000;
+
 @Injectable()
 export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('ChannelTest');
   private timer: NodeJS.Timeout | null = null;
+  /** When the last periodic run started (or the periodic test was switched on); null while off. */
+  private lastRunAt: number | null = null;
   private running: Promise<void> | null = null;
   private stopping = false;
 
@@ -43,10 +50,36 @@ export class ChannelTestService implements OnApplicationBootstrap, OnModuleDestr
   ) {}
 
   onApplicationBootstrap(): void {
-    const minutes = this.config.channelTestFrequencyMinutes;
-    if (this.config.nodeType !== 'master' || minutes <= 0) return;
-    this.timer = setInterval(() => void this.testAll(), minutes * 60_000);
+    if (this.config.nodeType !== 'master') return;
+    this.timer = setInterval(() => this.tick(Date.now()), SCHEDULE_TICK_MS);
     this.timer.unref();
+  }
+
+  /** Minutes between periodic runs: the monitoring setting, else the deployment's default; 0 = off. */
+  frequencyMinutes(): number {
+    const fromSettings = this.options.num('ChannelTestFrequency');
+    return fromSettings > 0 ? fromSettings : Math.max(0, this.config.channelTestFrequencyMinutes);
+  }
+
+  /**
+   * One look at the schedule (every SCHEDULE_TICK_MS on the master): starts a run over every channel
+   * once the interval has passed since the last run, or since the periodic test was switched on.
+   * Returns whether it started one.
+   */
+  tick(now: number): boolean {
+    const minutes = this.frequencyMinutes();
+    if (minutes <= 0) {
+      this.lastRunAt = null;
+      return false;
+    }
+    if (this.lastRunAt === null) {
+      this.lastRunAt = now;
+      return false;
+    }
+    if (now - this.lastRunAt < minutes * 60_000 || this.running) return false;
+    this.lastRunAt = now;
+    void this.testAll();
+    return true;
   }
 
   onModuleDestroy(): void {
