@@ -29,6 +29,7 @@ import { useQuotaFormat } from '../../format/use-quota-format';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
+import { SelfBudgetCard } from '../budgets/budget-usage';
 import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
 import { useUsageDataQuery } from './dashboard-api';
 import { DASHBOARD_NAMESPACE, dashboardLocales } from './dashboard-locales';
@@ -126,6 +127,7 @@ export function DashboardPage() {
           </Typography>
         </Stack>
         {status && status.enable_data_export === false && <Alert severity="info">{t('exportOff')}</Alert>}
+        <SelfBudgetCard />
 
         <Paper component="form" role="search" onSubmit={submit} sx={{ p: 2 }}>
           <PickersProvider language={i18n.language}>

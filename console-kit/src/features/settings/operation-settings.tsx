@@ -7,6 +7,7 @@ import { OptionsPanel, type FieldSpec } from './options-panel';
 import { useDeleteLogsBeforeMutation, type OptionValues } from './options-api';
 import { RatioSettings } from './ratio-settings';
 import { useSettingsTranslation } from './settings-locales';
+import { GroupBudgetsPanel } from '../budgets/group-budgets-panel';
 
 const GENERAL: FieldSpec[] = [
   { key: 'DisplayInCurrencyEnabled', kind: 'bool' },
@@ -91,6 +92,7 @@ export function OperationSettings({ options }: { options: OptionValues }) {
       <OptionsPanel id="quota" fields={QUOTA} options={options} />
       <OptionsPanel id="chats" fields={CHATS} options={options} />
       <OptionsPanel id="groups" fields={GROUPS} options={options} />
+      <GroupBudgetsPanel options={options} />
       <RatioSettings options={options} />
     </Stack>
   );

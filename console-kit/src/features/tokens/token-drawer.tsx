@@ -18,6 +18,7 @@ import { isAdmin } from '../../shell/shell-nav';
 import { useSession } from '../../provider/use-session';
 import { ContentLogSwitch } from '../logs/content-log-switch';
 import { ExpiryPicker } from '../../components/expiry-picker';
+import { BudgetEditor } from '../budgets/budget-editor';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';
@@ -331,6 +332,7 @@ function TokenFormView({ token, initial, choices, groupsMissing, onClose }: Toke
             />
           ))}
         </Stack>
+        <BudgetEditor value={form.budget} onChange={(budget) => set('budget', budget)} />
         {token && admin && <ContentLogSwitch scope="token" id={token.id} />}
         {error && (
           <Alert severity="error" role="alert">

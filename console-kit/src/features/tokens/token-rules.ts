@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import type { Token, TokenFields } from './tokens-api';
+import { buildBudget, budgetFormOf, emptyBudgetForm, type BudgetForm } from '../budgets/budget-rules';
 
 /** The expiry text format of the drawer (docs/decisions.md#expiry-format). */
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -100,6 +101,8 @@ export interface TokenForm {
   rpmLimit: string;
   tpmLimit: string;
   concurrencyLimit: string;
+  /** Periodic budget caps as typed. */
+  budget: BudgetForm;
 }
 
 /** The server's upper bounds of the token limits. */
@@ -132,6 +135,7 @@ export function emptyTokenForm(defaultGroup = ''): TokenForm {
     rpmLimit: '0',
     tpmLimit: '0',
     concurrencyLimit: '0',
+    budget: emptyBudgetForm(),
   };
 }
 
@@ -152,11 +156,12 @@ export function tokenFormOf(token: Token): TokenForm {
     rpmLimit: String(token.rpm_limit ?? 0),
     tpmLimit: String(token.tpm_limit ?? 0),
     concurrencyLimit: String(token.concurrency_limit ?? 0),
+    budget: budgetFormOf(token.budget),
   };
 }
 
 export type TokenFormError =
-  'expiryFormat' | 'quotaInvalid' | 'countInvalid' | 'nameTooLong' | 'limitInvalid';
+  'expiryFormat' | 'quotaInvalid' | 'countInvalid' | 'nameTooLong' | 'limitInvalid' | 'budgetInvalid';
 
 /** Checks the form and builds the payload; `creating` also checks the count. */
 export function buildTokenPayload(
@@ -180,6 +185,10 @@ export function buildTokenPayload(
   const concurrency = parseLimit(form.concurrencyLimit, LIMIT_MAX.concurrencyLimit);
   if (rpm === null || tpm === null || concurrency === null) {
     return { ok: false, error: 'limitInvalid' };
+  }
+  const budget = buildBudget(form.budget);
+  if (!budget.ok) {
+    return { ok: false, error: 'budgetInvalid' };
   }
   let count = 1;
   if (creating) {
@@ -208,6 +217,8 @@ export function buildTokenPayload(
       rpm_limit: rpm,
       tpm_limit: tpm,
       concurrency_limit: concurrency,
+      // A new token without a budget sends none; an edit always sends it (null clears it).
+      ...(budget.budget || !creating ? { budget: budget.budget } : {}),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { Budget } from '../budgets/budget-rules';
 
 /** A token as `/api/token` lists it: the key masked; the full key comes only from `POST /{id}/key`. */
 export interface Token {
@@ -21,6 +22,8 @@ export interface Token {
   rpm_limit?: number;
   tpm_limit?: number;
   concurrency_limit?: number;
+  /** Caps per day, week and month (0 = none); null = no budget. */
+  budget?: Budget | null;
 }
 
 export interface TokenPage {
@@ -50,6 +53,8 @@ export interface TokenFields {
   rpm_limit: number;
   tpm_limit: number;
   concurrency_limit: number;
+  /** Periodic budget; null clears it (left out of a new token without one). */
+  budget?: Budget | null;
 }
 
 export type CreateTokenPayload = TokenFields & { count: number };

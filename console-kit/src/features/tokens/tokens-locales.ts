@@ -25,6 +25,7 @@ export const tokensLocales = {
       status: '状态',
       used: '已用额度',
       remain: '剩余额度',
+      budget: '周期预算',
       created: '创建时间',
       expires: '过期时间',
       group: '分组',
@@ -102,6 +103,7 @@ export const tokensLocales = {
         countInvalid: '新建数量必须是 1 到 100 之间的整数',
         nameTooLong: '令牌名称过长（最多 50 个字符）',
         limitInvalid: '限制必须是不小于 0 的整数（RPM 最大 1000000，TPM 最大 2000000000，并发最大 100000）',
+        budgetInvalid: '周期预算的上限必须是不小于 0 的整数',
       },
     },
     chat: {
@@ -135,6 +137,7 @@ export const tokensLocales = {
       status: 'Status',
       used: 'Used quota',
       remain: 'Remaining quota',
+      budget: 'Periodic budget',
       created: 'Created',
       expires: 'Expires',
       group: 'Group',
@@ -214,6 +217,7 @@ export const tokensLocales = {
         nameTooLong: 'The token name is too long (at most 50 characters)',
         limitInvalid:
           'Limits must be whole numbers from 0 (RPM at most 1000000, TPM at most 2000000000, concurrency at most 100000)',
+        budgetInvalid: 'Budget caps must be whole numbers of at least 0',
       },
     },
     chat: {

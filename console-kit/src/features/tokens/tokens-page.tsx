@@ -16,6 +16,9 @@ import {
 import dayjs from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
+import type { BudgetStatus } from '../budgets/budget-rules';
+import { BudgetUsage } from '../budgets/budget-usage';
+import { useGetTokenBudgetsQuery } from '../budgets/budgets-api';
 import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -56,7 +59,17 @@ function timeText(seconds: number): string {
   return dayjs(seconds * 1000).format('YYYY-MM-DD HH:mm:ss');
 }
 
-const COLUMNS = ['name', 'status', 'used', 'remain', 'group', 'created', 'expires', 'actions'] as const;
+const COLUMNS = [
+  'name',
+  'status',
+  'used',
+  'remain',
+  'budget',
+  'group',
+  'created',
+  'expires',
+  'actions',
+] as const;
 
 type Pending = { kind: 'delete'; token: Token } | { kind: 'batch'; ids: number[] };
 
@@ -82,6 +95,9 @@ export function TokensPage() {
   const [fetchKey] = useFetchTokenKeyMutation();
   const chats = parseChats(status?.chats);
   const items = list.data?.items ?? [];
+  // Used and remaining per period of the listed tokens that have a budget.
+  const budgetIds = items.filter((token) => token.budget).map((token) => token.id);
+  const budgets = useGetTokenBudgetsQuery(budgetIds, { skip: budgetIds.length === 0 });
 
   const search = () => {
     setPage(1);
@@ -161,6 +177,7 @@ export function TokensPage() {
     t,
     chats,
     formatQuota,
+    budget: budgets.data?.[String(token.id)],
     selected: selected.includes(token.id),
     busy: deleting.isLoading,
     onToggle: () => toggle(token.id),
@@ -256,6 +273,8 @@ interface TokenRowProps {
   t: Translate;
   chats: ChatLink[];
   formatQuota: (quota: number) => string;
+  /** The token's periodic budget and its use (none when it has no budget). */
+  budget?: BudgetStatus;
   selected: boolean;
   busy: boolean;
   onToggle: () => void;
@@ -342,6 +361,9 @@ function TokenRow(props: TokenRowProps) {
       </TableCell>
       <TableCell>{formatQuota(token.used_quota)}</TableCell>
       <TableCell data-testid="token-remain">{remainText(props)}</TableCell>
+      <TableCell data-testid="token-budget">
+        {props.budget ? <BudgetUsage status={props.budget} compact /> : '—'}
+      </TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>
         {token.group ? <Chip size="small" label={token.group} /> : t('defaultGroup')}
       </TableCell>
@@ -404,6 +426,14 @@ function TokenCard(props: TokenRowProps) {
           <dd>{formatQuota(token.used_quota)}</dd>
           <dt>{t('columns.expires')}</dt>
           <dd>{expiryText(props)}</dd>
+          {props.budget && props.budget.periods.length > 0 && (
+            <>
+              <dt>{t('columns.budget')}</dt>
+              <dd data-testid="token-budget">
+                <BudgetUsage status={props.budget} compact />
+              </dd>
+            </>
+          )}
         </Box>
         <Box sx={{ mt: 1 }}>
           <TokenActions {...props} />

@@ -23,6 +23,10 @@ import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { ContentLogSwitch } from '../logs/content-log-switch';
+import { BudgetEditor } from '../budgets/budget-editor';
+import { buildBudget, budgetFormOf } from '../budgets/budget-rules';
+import { BudgetUsage } from '../budgets/budget-usage';
+import { useGetUserBudgetQuery } from '../budgets/budgets-api';
 import { DRAWER_WIDTH } from './add-user-drawer';
 import { quotaText, useQuotaDisplay } from './quota-text';
 import { parseQuota, parseQuotaDelta, quotaAfterDelta } from './user-rules';
@@ -88,13 +92,16 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose: () => void 
   const [originalQuota, setOriginalQuota] = useState(user.quota);
   const [error, setError] = useState<string | null>(null);
   const [addQuotaOpen, setAddQuotaOpen] = useState(false);
+  const [budget, setBudget] = useState(() => budgetFormOf(user.budget));
+  const budgetUsage = useGetUserBudgetQuery(user.id, { refetchOnMountOrArgChange: true });
   // A quota added through the dialog is saved already; only a pending edit of the field counts.
   useUnsavedEdits(
     username !== user.username ||
       displayName !== user.display_name ||
       password !== '' ||
       group !== user.group ||
-      quota !== String(originalQuota),
+      quota !== String(originalQuota) ||
+      JSON.stringify(budget) !== JSON.stringify(budgetFormOf(user.budget)),
   );
 
   const parsedQuota = parseQuota(quota);
@@ -110,6 +117,11 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose: () => void 
       setError(t('form.quotaInvalid'));
       return;
     }
+    const builtBudget = buildBudget(budget);
+    if (!builtBudget.ok) {
+      setError(t('form.budgetInvalid'));
+      return;
+    }
     setError(null);
     try {
       await updateUser({
@@ -120,6 +132,10 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose: () => void 
         group,
         quota: parsedQuota,
         original_quota: originalQuota,
+        // Sent only when edited: an unchanged budget is not rewritten.
+        ...(JSON.stringify(budget) !== JSON.stringify(budgetFormOf(user.budget))
+          ? { budget: builtBudget.budget }
+          : {}),
       }).unwrap();
       notify(t('form.updated'), 'success');
       onClose();
@@ -234,6 +250,8 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose: () => void 
             ))}
           </TableBody>
         </Table>
+        <BudgetEditor value={budget} onChange={setBudget} />
+        <BudgetUsage status={budgetUsage.data} />
         <ContentLogSwitch scope="user" id={user.id} />
 
         {error && (

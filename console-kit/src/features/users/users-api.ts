@@ -1,4 +1,5 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { Budget } from '../budgets/budget-rules';
 
 /** A user as the admin list and `GET /api/user/{id}` return it (never a password or access token). */
 export interface AdminUser {
@@ -24,6 +25,8 @@ export interface AdminUser {
   created_at?: number;
   /** Set when the account was deregistered (soft-deleted). */
   DeletedAt: string | null;
+  /** Caps per day, week and month (0 = none); null = no budget. */
+  budget?: Budget | null;
 }
 
 export interface UserPage {
@@ -57,6 +60,8 @@ export interface UpdateUserPayload {
   quota?: number;
   /** The balance the drawer loaded: the server applies quota − original_quota atomically. */
   original_quota?: number;
+  /** Periodic budget; null clears it. */
+  budget?: Budget | null;
 }
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete' | 'add_quota';
