@@ -14,7 +14,7 @@ import {
   UserStatus,
 } from '../database/entities';
 import { CHANNEL_TYPES } from '../modules/channel';
-import { splitList } from '../modules/channel';
+import { splitList } from '../common/lists';
 import { keyHint, TokenService } from '../modules/token';
 import type { Row, SourceFlavor } from './source';
 import { isBlank, toBigInt, toText, toUnixSeconds } from './values';

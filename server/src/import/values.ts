@@ -1,6 +1,7 @@
 /** Converting values read from any of the three drivers (numbers, bigints, numeric strings, dates, buffers). */
+import { INT32_MAX } from '../common/ids';
 
-export const INT32_MAX = 2147483647;
+export { INT32_MAX };
 export const INT32_MIN = -2147483648;
 
 /** An integer as a bigint, or null when the value is empty or not an integer. */

@@ -5,12 +5,12 @@ import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { fail } from '../../common/app-error';
 import { CacheBus } from '../../common/cache-bus';
 import { escapeLike, LIKE_ESCAPE, Page, pageOf, PageQuery, parsePage } from '../../common/pagination';
+import { isRowId } from '../../common/ids';
 import { nowSeconds } from '../../common/time';
 import { Ability, Channel, ChannelStatus } from '../../database/entities';
 import {
   CHANNEL_LIMITS,
   checkChannel,
-  isRowId,
   checkGroups,
   checkJsonObject,
   checkModels,

@@ -1,7 +1,9 @@
 import { fail } from '../../common/app-error';
 import { checkLimits } from '../../common/scoped-limit-rules';
 import { CHANNEL_TYPES } from './channel-types';
-import { ChannelInput, splitList } from './channel.service';
+import { INT32_MAX } from '../../common/ids';
+import { splitList } from '../../common/lists';
+import { ChannelInput } from './channel.service';
 
 /** Column limits (characters) of the channels and abilities tables. */
 export const CHANNEL_LIMITS = {
@@ -15,13 +17,7 @@ export const CHANNEL_LIMITS = {
   model: 191,
 } as const;
 
-/** Largest value of a 32-bit integer column (weight, max_input_tokens). */
-export const INT32_MAX = 2147483647;
 export const PRIORITY_MIN = -999;
-
-/** A value that can be a row id (ids are 32-bit on every database; larger numbers match nothing). */
-export const isRowId = (v: unknown): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= INT32_MAX;
 
 /** Text fields holding a JSON object. */
 export const JSON_FIELDS = ['model_mapping', 'status_code_mapping', 'param_override', 'setting'] as const;

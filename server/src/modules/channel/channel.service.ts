@@ -5,6 +5,7 @@ import { CacheBus } from '../../common/cache-bus';
 import { CryptoService } from '../../common/crypto.service';
 import { nowSeconds } from '../../common/time';
 import { Ability, Channel, ChannelStatus } from '../../database/entities';
+import { splitList } from '../../common/lists';
 
 /** The writable fields of a channel, as the management API and the tests send them. */
 export interface ChannelInput {
@@ -31,9 +32,6 @@ export interface ChannelInput {
   tpm_limit?: number;
   concurrency_limit?: number;
 }
-
-export const splitList = (s: string | null | undefined): string[] =>
-  [...new Set((s ?? '').split(',').map((x) => x.trim()).filter(Boolean))];
 
 /**
  * Channels and their abilities (the group × model index the relay selects from). Every write

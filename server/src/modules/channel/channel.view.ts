@@ -2,7 +2,7 @@ import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { pageSchema } from '../../common/http/api-envelope';
 import { Channel, ChannelStatus } from '../../database/entities';
-import { splitList } from './channel.service';
+import { splitList } from '../../common/lists';
 
 /** A channel as the management API shows it: every column, the key always empty (write-only). */
 export class ChannelView implements Omit<Channel, 'key'> {

@@ -7,7 +7,7 @@ import type { AuthUser } from '../../common/http/request-context';
 import { escapeLike, LIKE_ESCAPE, Page, pageOf, parsePage } from '../../common/pagination';
 import { nowSeconds } from '../../common/time';
 import { Redemption, RedemptionStatus } from '../../database/entities';
-import { isRowId } from '../channel';
+import { isRowId } from '../../common/ids';
 import { WalletCreditService } from '../topup';
 import {
   checkCount,

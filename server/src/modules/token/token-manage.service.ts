@@ -9,7 +9,7 @@ import { checkLimits } from '../../common/scoped-limit-rules';
 import { nowSeconds } from '../../common/time';
 import { Token, TokenStatus } from '../../database/entities';
 import { budgetText, checkBudget } from '../../common/budget-rules';
-import { isRowId } from '../channel';
+import { isRowId } from '../../common/ids';
 import { UserGroupsService } from '../user';
 import {
   checkAllowIps,

@@ -1,6 +1,6 @@
 import * as ipaddr from 'ipaddr.js';
 import { fail } from '../../common/app-error';
-import { splitList } from '../channel';
+import { splitList } from '../../common/lists';
 
 export const TOKEN_NAME_MAX = 50;
 /** Largest quota a JSON number carries exactly (2^53 − 1): larger values would be silently rounded. */
