@@ -39,7 +39,13 @@ const SENSITIVE: FieldSpec[] = [
   { key: 'SensitiveWords', kind: 'textarea' },
 ];
 
-const LOG: FieldSpec[] = [{ key: 'LogConsumeEnabled', kind: 'bool' }];
+const LOG: FieldSpec[] = [
+  { key: 'LogConsumeEnabled', kind: 'bool' },
+  { key: 'ContentLogUserViewEnabled', kind: 'bool' },
+  { key: 'ContentLogMaxBytes', kind: 'int', min: 1024, max: 16 * 1024 * 1024 },
+  { key: 'ContentLogRetentionDays', kind: 'int', min: 1, max: 3650 },
+  { key: 'ContentLogRedactPaths', kind: 'textarea' },
+];
 
 const DASHBOARD: FieldSpec[] = [
   { key: 'DataExportEnabled', kind: 'bool' },
