@@ -20,6 +20,9 @@ export function formChanged(initial: unknown, current: unknown): boolean {
   return JSON.stringify(initial) !== JSON.stringify(current);
 }
 
+/** The width of every form drawer from the `sm` breakpoint up, as the spec sets it. */
+export const DRAWER_WIDTH = 600;
+
 export interface FormDrawerProps {
   open: boolean;
   /** Closes the drawer: its form's own Cancel and a finished save call it directly. */

@@ -26,6 +26,7 @@ import {
   Typography,
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
+import { DRAWER_WIDTH } from '../../components/form-drawer';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import {
@@ -298,7 +299,7 @@ export function TagEditDrawer({ row, onClose }: { row: ChannelTagRow | null; onC
       anchor="right"
       open={row !== null}
       onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 480 } } } }}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: DRAWER_WIDTH } } } }}
     >
       {row && <TagEditFormView key={row.tag} row={row} onClose={onClose} />}
     </Drawer>

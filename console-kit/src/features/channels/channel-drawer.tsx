@@ -14,7 +14,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
+import { DRAWER_WIDTH, FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -55,7 +55,7 @@ import {
 } from './channels-api';
 import { FirstByteTimeoutField } from './first-byte-timeout-field';
 
-export const DRAWER_WIDTH = 640;
+export { DRAWER_WIDTH };
 
 export interface ChannelDrawerProps {
   open: boolean;

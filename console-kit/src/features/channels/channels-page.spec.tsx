@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { envelope, installFakeServer, jsonResponse } from '../../test/fake-server';
+import { envelope, installFakeServer, jsonResponse, refusal } from '../../test/fake-server';
 import { renderInConsole } from '../../test/render-in-console';
 import { ChannelsPage } from './channels-page';
 import type { Channel, ChannelTagRow } from './channels-api';
@@ -197,6 +197,20 @@ describe('ChannelsPage', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
     expect(headers()).toEqual(expect.arrayContaining(['Name', 'Type', 'Priority', 'Weight', 'Actions']));
     expect(within(dialog).getByRole<HTMLInputElement>('checkbox', { name: 'Select all' }).checked).toBe(true);
+  });
+
+  it('says so when a refresh fails', async () => {
+    signInAs(10);
+    let calls = 0;
+    installFakeServer({
+      ...base,
+      'GET /api/channel/': () => (++calls === 1 ? page([makeChannel(1)]) : refusal('database is down')),
+    });
+    const user = userEvent.setup();
+    renderInConsole(<ChannelsPage />, { path: '/channel' });
+    await screen.findByTestId('channel-row-1');
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('Refresh failed')).toBeTruthy();
   });
 
   it('edits priority inline, refuses a bad one, and disables a channel', async () => {

@@ -191,7 +191,12 @@ function ChannelsAdmin({ t }: { t: Translate }) {
             selected.length === 0 ? notify(t('actions.selectForTag'), 'error') : setBatchTagOpen(true)
           }
           onColumns={() => setColumnsOpen(true)}
-          onRefresh={() => void list.refetch()}
+          onRefresh={() =>
+            void list
+              .refetch()
+              .unwrap()
+              .catch(() => notify(t('actions.refreshFailed'), 'error'))
+          }
           onFix={() => setPending({ kind: 'fix' })}
           onBatchDelete={() =>
             selected.length === 0
