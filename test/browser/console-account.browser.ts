@@ -18,6 +18,10 @@ import {
   type BrowserHarness,
   watchErrors,
 } from './browser-harness';
+import type { components } from '../../console-kit/src/api/schema.gen';
+
+/** The wire types of the OpenAPI document (the console's generated types). */
+type Schemas = components['schemas'];
 
 const ALICE = { username: 'alice', password: 'alice-pass-1', email: 'alice@example.com' };
 const BOB = { username: 'bob', password: 'bob-pass-01', email: 'bob@example.com' };
@@ -30,17 +34,7 @@ interface Envelope<T> {
   data: T;
 }
 
-interface SelfView {
-  id: number;
-  username: string;
-  display_name: string;
-  email: string;
-  quota: number;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  setting: string;
-}
+type SelfView = Schemas['UserView'];
 
 describe('console account screens against the real server (built host-app in Chromium)', () => {
   let app: TestApp | undefined;

@@ -19,15 +19,12 @@ import {
   type BrowserHarness,
   watchErrors,
 } from './browser-harness';
+import type { components } from '../../console-kit/src/api/schema.gen';
 
-interface UserView {
-  id: number;
-  username: string;
-  display_name: string;
-  status: number;
-  quota: number;
-  role: number;
-}
+/** The wire types of the OpenAPI document (the console's generated types). */
+type Schemas = components['schemas'];
+
+type UserView = Schemas['UserView'];
 
 describe('users admin and settings page against the real server (built host-app in Chromium)', () => {
   let app: TestApp | undefined;

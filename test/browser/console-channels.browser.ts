@@ -21,19 +21,12 @@ import {
   type BrowserHarness,
   watchErrors,
 } from './browser-harness';
+import type { components } from '../../console-kit/src/api/schema.gen';
 
-interface ChannelView {
-  id: number;
-  name: string;
-  group: string;
-  status: number;
-  priority: number;
-  weight: number;
-  tag: string | null;
-  models: string;
-  key: string;
-  base_url: string;
-}
+/** The wire types of the OpenAPI document (the console's generated types). */
+type Schemas = components['schemas'];
+
+type ChannelView = Schemas['ChannelView'];
 
 describe('channels screen against the real server (built host-app in Chromium)', () => {
   let app: TestApp | undefined;
@@ -126,7 +119,7 @@ describe('channels screen against the real server (built host-app in Chromium)',
     await toast(page, '渠道创建成功！').waitFor();
     const main = await channelNamed('主渠道');
     expect(main.key).toBe('');
-    expect(main.models.split(',')).toContain('gpt-4o-mini');
+    expect(main.models?.split(',')).toContain('gpt-4o-mini');
     expect(main.base_url).toBe(upstream.url);
     await row(page, main.id).waitFor();
     await page.screenshot({ path: screenshotPath('console-channels-zh'), fullPage: true });
@@ -290,7 +283,7 @@ describe('channels screen against the real server (built host-app in Chromium)',
     const created = await channelNamed('claude-related');
     const expected = (await ready().root.get('/api/models')).body.data['14'] as string[];
     expect(expected.length).toBeGreaterThan(0);
-    expect(created.models.split(',')).toEqual(expected);
+    expect(created.models?.split(',')).toEqual(expected);
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
@@ -328,7 +321,7 @@ describe('channels screen against the real server (built host-app in Chromium)',
     await picker.getByRole('button', { name: `Apply (${total} models)` }).click();
     await drawer.getByRole('button', { name: 'Submit' }).click();
     await toast(page, 'Channel updated!').waitFor();
-    const saved = (await channelNamed('merge-me')).models.split(',');
+    const saved = (await channelNamed('merge-me')).models?.split(',') ?? [];
     expect(saved.slice(0, 2)).toEqual(['custom-only', 'gpt-4o-mini']);
     expect(new Set(saved)).toEqual(new Set(['custom-only', 'gpt-4o-mini', ...upstreamModels]));
     expect(pageErrors).toEqual([]);

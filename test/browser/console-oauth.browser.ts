@@ -20,13 +20,12 @@ import {
   type BrowserHarness,
   watchErrors,
 } from './browser-harness';
+import type { components } from '../../console-kit/src/api/schema.gen';
 
-interface UserView {
-  id: number;
-  username: string;
-  github_id: string;
-  oidc_id: string;
-}
+/** The wire types of the OpenAPI document (the console's generated types). */
+type Schemas = components['schemas'];
+
+type UserView = Schemas['UserView'];
 
 const AUTHORIZE_PATHS = new Set(['/authorize', '/github/login/oauth/authorize', '/linuxdo/oauth2/authorize']);
 

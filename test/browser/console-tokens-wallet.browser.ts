@@ -24,24 +24,14 @@ import {
   type BrowserHarness,
   watchErrors,
 } from './browser-harness';
+import type { components } from '../../console-kit/src/api/schema.gen';
 
-interface TokenView {
-  id: number;
-  name: string;
-  status: number;
-  expired_time: number;
-  remain_quota: number;
-}
+/** The wire types of the OpenAPI document (the console's generated types). */
+type Schemas = components['schemas'];
 
-interface RedemptionView {
-  id: number;
-  key: string;
-  name: string;
-  status: number;
-  quota: number;
-  used_user_id: number;
-  expired_time: number;
-}
+type TokenView = Schemas['TokenView'];
+
+type RedemptionView = Schemas['RedemptionView'];
 
 /** The epay gateway and chat site stand-in: records form posts to /submit.php, answers small pages. */
 class GatewayStub {

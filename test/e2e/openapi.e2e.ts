@@ -16,7 +16,7 @@ const GENERATED = join(ROOT, 'console-kit', 'src', 'api', 'schema.gen.ts');
 const UPDATE = process.env.UPDATE_OPENAPI === '1';
 
 /** Routes whose success is a redirect (no body to describe). */
-const REDIRECTS = new Set(['get /api/oauth/telegram/bind', 'get /api/user/epay/return']);
+const REDIRECTS = new Set(['get /api/user/epay/return']);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -9,6 +9,7 @@ import { CacheBus, CacheEvent } from '../../server/src/common/cache-bus';
 import { Token } from '../../server/src/database/entities';
 import { TokenService } from '../../server/src/modules/token/token.service';
 import { ApiClient, makeUser, putOption, setupRoot, startApp, TestApp, uname } from '../support/test-app';
+import type { components } from '../../console-kit/src/api/schema.gen';
 
 const MSG = {
   notFound: '令牌不存在',
@@ -29,21 +30,8 @@ const MSG = {
 const MASKED = /^[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/;
 const FULL = /^sk-[A-Za-z0-9]{48}$/;
 
-interface TokenBody {
-  id: number;
-  user_id: number;
-  name: string;
-  key: string;
-  status: number;
-  remain_quota: number;
-  used_quota: number;
-  unlimited_quota: boolean;
-  expired_time: number;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-}
+/** A token as the API answers it: the OpenAPI document's TokenView (the console's generated types). */
+type TokenBody = components['schemas']['TokenView'];
 
 describe('API tokens', () => {
   let t: TestApp;

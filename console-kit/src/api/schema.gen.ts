@@ -3491,6 +3491,8 @@ export interface components {
                 [key: string]: {
                     from?: unknown;
                     to?: unknown;
+                    /** @enum {boolean} */
+                    secret?: true;
                 };
             } | null;
             summary: string;
@@ -3654,8 +3656,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -3693,8 +3696,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -4586,8 +4590,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -4631,8 +4636,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -4744,8 +4750,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -4787,8 +4794,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -4987,8 +4995,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5221,8 +5230,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5301,8 +5311,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5337,8 +5348,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5377,8 +5389,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5416,8 +5429,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5494,8 +5508,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6333,8 +6348,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6655,8 +6671,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6892,8 +6909,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6962,8 +6980,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7387,8 +7406,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7489,7 +7509,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the answer, or a refusal */
+            /** @description the state alone (telegram), or the state with the authorization address */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7506,7 +7526,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: components["schemas"]["StateAnswer"];
+                        data: string | components["schemas"]["StateAnswer"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7543,7 +7563,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: components["schemas"]["LoginResult"] | components["schemas"]["TwoFactorChallenge"] | (Record<string, never> | null);
+                        data: components["schemas"]["LoginResult"] | components["schemas"]["TwoFactorChallenge"] | (never | null);
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7581,7 +7601,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: components["schemas"]["LoginResult"] | components["schemas"]["TwoFactorChallenge"] | (Record<string, never> | null);
+                        data: components["schemas"]["LoginResult"] | components["schemas"]["TwoFactorChallenge"] | (never | null);
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7618,7 +7638,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: components["schemas"]["LoginResult"] | components["schemas"]["TwoFactorChallenge"] | (Record<string, never> | null);
+                        data: components["schemas"]["LoginResult"] | components["schemas"]["TwoFactorChallenge"] | (never | null);
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7693,8 +7713,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7741,6 +7762,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description called by the console: JSON (a browser redirect gets 302) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        /**
+                         * @description empty, or a success note
+                         * @example
+                         */
+                        message: string;
+                        /**
+                         * @description always null
+                         * @example null
+                         * @enum {object|null}
+                         */
+                        data: never | null;
+                    } | components["schemas"]["ApiFailure"];
+                };
+            };
             /** @description redirect (Location header) */
             302: {
                 headers: {
@@ -8294,8 +8341,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -8413,8 +8461,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -8533,8 +8582,9 @@ export interface operations {
                         /**
                          * @description always null
                          * @example null
+                         * @enum {object|null}
                          */
-                        data: Record<string, never> | null;
+                        data: never | null;
                     } | components["schemas"]["ApiFailure"];
                 };
             };

@@ -27,8 +27,17 @@ function isClass(x: unknown): x is Type<unknown> {
   return typeof x === 'function';
 }
 
+/** `data: null` (OpenAPI 3.0 spells null as a nullable type limited to null). */
+const NULL_DATA: SchemaObject = {
+  type: 'object',
+  nullable: true,
+  enum: [null],
+  description: 'always null',
+  example: null,
+};
+
 function dataSchema(shape: DataShape | null): SchemaObject | { $ref: string } {
-  if (shape === null) return { type: 'object', nullable: true, description: 'always null', example: null };
+  if (shape === null) return NULL_DATA;
   if (Array.isArray(shape)) return { type: 'array', items: { $ref: getSchemaPath(shape[0]) } };
   if (isClass(shape)) return { $ref: getSchemaPath(shape) };
   return shape;
@@ -100,7 +109,7 @@ export const ANY_OBJECT: SchemaObject = { type: 'object', additionalProperties: 
 /** `data` is one of several models (e.g. a signed-in user or a second-factor challenge). */
 export function ApiEnvelopeOneOf(models: Type<unknown>[], opts: { nullable?: boolean } = {}) {
   const oneOf: Array<SchemaObject | { $ref: string }> = models.map((m) => ({ $ref: getSchemaPath(m) }));
-  if (opts.nullable) oneOf.push({ type: 'object', nullable: true, description: 'null (a binding)' });
+  if (opts.nullable) oneOf.push({ ...NULL_DATA, description: 'null (a binding)' });
   return applyDecorators(
     ApiExtraModels(ApiFailure, ...models),
     ApiOkResponse({ description: 'the answer, or a refusal', schema: envelopeSchema({ oneOf }) }),

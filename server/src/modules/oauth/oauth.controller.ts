@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
@@ -8,7 +8,7 @@ import type { AuthUser } from '../../common/http/request-context';
 import { CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { OAuthCallerService } from './oauth-caller.service';
 import { BIND_MESSAGE, CallbackQuery, OAuthService } from './oauth.service';
-import { ApiEnvelope, ApiEnvelopeOneOf, ApiRedirect } from '../../common/http/api-envelope';
+import { ApiEnvelope, ApiEnvelopeOneOf, ApiRedirect, STRING } from '../../common/http/api-envelope';
 import { LoginResult } from '../auth';
 import { TwoFactorChallenge } from '../auth';
 import { StateAnswer } from './oauth.service';
@@ -48,7 +48,13 @@ export class OAuthController {
     description: 'invitation code applied if the sign-in creates an account',
   })
   @ApiQuery({ name: 'provider', required: false, enum: ['github', 'oidc', 'linuxdo', 'telegram'] })
-  @ApiEnvelope(StateAnswer)
+  @ApiEnvelope(
+    { oneOf: [STRING, { $ref: getSchemaPath(StateAnswer) }] },
+    {
+      description: 'the state alone (telegram), or the state with the authorization address',
+      models: [StateAnswer],
+    },
+  )
   state(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -150,6 +156,7 @@ export class OAuthController {
   @Public() // authentication is checked here: a browser redirect cannot carry New-Api-User
   @ApiOperation({ summary: 'Binds a Telegram account (widget fields; plus state when reached by redirect)' })
   @ApiRedirect()
+  @ApiEnvelope(null, 'called by the console: JSON (a browser redirect gets 302)')
   async telegramBind(
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,

@@ -41,7 +41,10 @@ export class AuditView {
     type: 'object',
     nullable: true,
     description: 'field → {from, to}; secrets show as changed, never their values',
-    additionalProperties: { type: 'object', properties: { from: {}, to: {} } },
+    additionalProperties: {
+      type: 'object',
+      properties: { from: {}, to: {}, secret: { type: 'boolean', enum: [true] } },
+    },
   })
   changes!: Changes | null;
   @ApiProperty() summary!: string;
