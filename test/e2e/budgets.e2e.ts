@@ -6,7 +6,13 @@
  * two sharing the database and Redis; every route that spends is refused; periods roll over on the
  * injected clock.
  */
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { periodBounds } from '../../server/src/common/calendar';
@@ -491,6 +497,19 @@ describe('periodic budgets (one node)', () => {
     await putOption(root, 'GroupBudgets', '{}');
   });
 
+  it('a counter row removed by hand is created again: the next call is admitted and counted', async () => {
+    const { user, token } = await fresh();
+    await setTokenBudget(user, token.id, { day: { quota: 0, requests: 5 } });
+    expect((await chat(t.url, token.key)).status).toBe(200);
+    await settleAll([t]);
+    await t.ds.query(`DELETE FROM budget_usage WHERE scope = 'token' AND subject = '${token.id}'`);
+    expect((await chat(t.url, token.key)).status).toBe(200);
+    await settleAll([t]);
+    expect(await counters(t, 'token', token.id)).toEqual([
+      expect.objectContaining({ quota: FIXED, requests: 1 }),
+    ]);
+  });
+
   it('refuses bad budgets with a clear message and changes nothing; only admins set user and group budgets', async () => {
     const { user, userId, token } = await fresh();
     await setTokenBudget(user, token.id, { day: { quota: 10, requests: 0 } });
@@ -595,4 +614,88 @@ describe('periodic budgets (two nodes, one database and Redis)', () => {
       expect(r.served).toBe(fits);
     },
   );
+});
+
+/**
+ * The notice past BudgetNoticePercent: a signed webhook to the user's own address (HTTPS, with a
+ * certificate the gateway trusts through OUTBOUND_CA_FILE), once per counter.
+ */
+describe('budget notice by webhook', () => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let dir: string;
+  let hooks: HttpsServer;
+  const received: Array<{ body: string; signature: string | undefined }> = [];
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-budget-hook-'));
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1']
+        .concat(['-addext', 'subjectAltName=IP:127.0.0.1'])
+        .concat(['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]),
+      { stdio: 'ignore' },
+    );
+    hooks = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          received.push({ body, signature: req.headers['x-webhook-signature'] as string | undefined });
+          res.end('ok');
+        });
+      },
+    );
+    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', () => r()));
+    t = await startApp({ ALLOW_PRIVATE_OUTBOUND: 'true', OUTBOUND_CA_FILE: join(dir, 'cert.pem') });
+    const root = await setupRoot(t);
+    await putOption(root, 'TimeZone', ZONE);
+    await putOption(root, 'PreConsumedQuota', '0');
+    await mergeOption(root, 'ModelPrice', { 'gpt-4o-mini': 0.0001 });
+    await putOption(root, 'BudgetNoticePercent', '50');
+    await makeChannel(t, { type: 1, base_url: mock.url, models: 'gpt-4o,gpt-4o-mini' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+    await new Promise((r) => hooks?.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tells the user once when a quota budget passes the threshold', async () => {
+    const root = await new ApiClient(t.url).login('root', 'root-pass-1');
+    const user = await makeUser(t, root);
+    await setQuota(t, user.userId!, 1_000_000);
+    const saved = await user.put('/api/user/setting', {
+      notify_type: 'webhook',
+      webhook_url: `https://127.0.0.1:${(hooks.address() as AddressInfo).port}/budget`,
+      webhook_secret: 'whsec-budget',
+    });
+    expect(saved.body.success).toBe(true);
+    const token = await makeToken(t, user.userId!);
+    expect(
+      (await user.put('/api/token/', { id: token.id, budget: { day: { quota: 200, requests: 0 } } })).body
+        .success,
+    ).toBe(true);
+    // 50 of 200: below the threshold, no notice.
+    expect((await chat(t.url, token.key)).status).toBe(200);
+    await settleAll([t]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received).toHaveLength(0);
+    // 100 of 200: the notice; 150 of 200: no second one for the same counter.
+    expect((await chat(t.url, token.key)).status).toBe(200);
+    await settleAll([t]);
+    expect((await chat(t.url, token.key)).status).toBe(200);
+    await settleAll([t]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(received).toHaveLength(1);
+    const body = JSON.parse(received[0].body) as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'budget_notice', values: ['token', 'day', 50] });
+    expect(body.content).toContain('Token daily budget is 50% used: 100 of 200');
+    expect(received[0].signature).toBe(
+      createHmac('sha256', 'whsec-budget').update(received[0].body).digest('hex'),
+    );
+  });
 });

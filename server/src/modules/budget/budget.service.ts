@@ -187,20 +187,29 @@ export class BudgetService {
     const caps = this.caps(p, now);
     if (!caps.length) return null;
     const amount = Math.max(0, Math.ceil(estimate()));
-    await this.ensureRows(caps, now);
-    let refused: Cap | null = null;
-    try {
-      await this.ds.transaction(async (m) => {
-        for (const c of caps) {
-          if (!(await this.take(m, c, amount, now))) {
-            refused = c;
-            throw new Error('budget refused');
+    for (let attempt = 0; ; attempt++) {
+      await this.ensureRows(caps, now);
+      let refused: Cap | null = null;
+      try {
+        await this.ds.transaction(async (m) => {
+          for (const c of caps) {
+            if (!(await this.take(m, c, amount, now))) {
+              refused = c;
+              throw new Error('budget refused');
+            }
           }
+        });
+        break;
+      } catch (err) {
+        if (!refused) throw err;
+        const row = await this.row(refused);
+        // A counter row this node believed in is gone (removed by hand): create it again, once.
+        if (!row && attempt === 0) {
+          for (const c of caps) this.known.delete(rowKey(c));
+          continue;
         }
-      });
-    } catch (err) {
-      if (!refused) throw err;
-      throw await this.refusal(refused);
+        throw this.refusal(refused, row);
+      }
     }
     return {
       keys: caps.map(({ scope, subject, period, start }) => ({ scope, subject, period, start })),
@@ -229,10 +238,13 @@ export class BudgetService {
     return !!res.affected;
   }
 
-  private async refusal(c: Cap): Promise<BudgetExhausted> {
-    const row = await this.ds
+  private row(c: Cap): Promise<BudgetUsage | null> {
+    return this.ds
       .getRepository(BudgetUsage)
       .findOneBy({ scope: c.scope, subject: c.subject, period: c.period, period_start: c.start });
+  }
+
+  private refusal(c: Cap, row: BudgetUsage | null): BudgetExhausted {
     const kind: BudgetKind = c.requests && Number(row?.requests ?? 0) + 1 > c.requests ? 'requests' : 'quota';
     const zone = this.zone();
     return new BudgetExhausted(`relay_budget_${c.scope}_${c.period}_${kind}`, {
@@ -346,10 +358,8 @@ export class BudgetService {
     const now = this.now();
     for (const c of this.caps(p, now)) {
       if (!c.quota || !hold.keys.some((k) => rowKey(k) === rowKey(c))) continue;
-      const row = await this.ds
-        .getRepository(BudgetUsage)
-        .findOneBy({ scope: c.scope, subject: c.subject, period: c.period, period_start: c.start });
-      if (Number(row?.quota ?? 0) >= c.quota) return this.refusal({ ...c, requests: 0 });
+      const row = await this.row(c);
+      if (Number(row?.quota ?? 0) >= c.quota) return this.refusal({ ...c, requests: 0 }, row);
     }
     return null;
   }
