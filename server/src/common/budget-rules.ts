@@ -1,5 +1,6 @@
 import { fail } from './app-error';
 import { PERIODS, Period } from './calendar';
+import { isObject as isPlainObject } from './json';
 import type { MessageKey } from './i18n/messages';
 
 /** What a budget caps: the quota charged, and the number of calls. */
@@ -14,9 +15,6 @@ export type Budget = Partial<Record<Period, PeriodCaps>>;
 
 /** Largest cap: quota is exact up to 2^53 − 1. */
 export const BUDGET_CAP_MAX = Number.MAX_SAFE_INTEGER;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A budget problem as a message key and its parameters (written by the API and the option check). */
 export interface BudgetProblem {

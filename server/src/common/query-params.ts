@@ -1,7 +1,7 @@
 import { fail } from './app-error';
 import type { MessageKey } from './i18n/messages';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from './json';
 
 /**
  * Readers of list-filter query parameters that refuse, with the area's message (`{field}`, `{reason}`),

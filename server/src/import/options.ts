@@ -1,3 +1,4 @@
+import { isObject } from '../common/json';
 import { OPTION_INDEX, OptionDef, validateOptionValue } from '../modules/option';
 
 /** Settings whose key differs here (one-api's OIDC keys, older sign-in names). */
@@ -19,9 +20,6 @@ const CHAT_LINKS = ['ChatLink', 'ChatLink2'];
 export type OptionOutcome =
   | { kind: 'set'; key: string; value: string; def: OptionDef; changed?: string }
   | { kind: 'skip'; reason: string };
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Tries the forms older versions stored: "1"/"0" booleans, numbers as text inside JSON maps, "5.0" integers. */
 function normalise(def: OptionDef, raw: string): { value: string; changed: string } | { problem: string } {

@@ -12,7 +12,7 @@ export const STEP_UP_COOKIE = 'step_up';
 /** How long a password or second-factor check covers sensitive actions. */
 export const STEP_UP_SECONDS = 600;
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 const body = (req: FastifyRequest): Raw =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Raw) : {};
 

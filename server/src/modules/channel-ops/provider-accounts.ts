@@ -10,10 +10,8 @@ export interface AccountRequest {
   headers: Record<string, string>;
 }
 
-type Json = Record<string, unknown>;
+import { asObject } from '../../common/json';
 
-const asObject = (v: unknown): Json =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
 const asNumber = (v: unknown): number | null => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'number' ? v : NaN;
   return Number.isFinite(n) ? n : null;

@@ -11,7 +11,7 @@ import { text, timestamp } from '../log';
 import { OptionService } from '../option';
 import { bucketStart, Granularity, isGranularity } from './buckets';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /** Usage of one model in one time bucket. */
 export class QuotaPoint {

@@ -10,7 +10,7 @@ import { Channel, LogEntry } from '../../database/entities';
 import { applyLogFilter, LogFilter, parseLogFilter, text } from './log-query';
 import { LogView, toAdminLogView, toLogView } from './log.view';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -13,7 +13,7 @@ import { applyLogFilter, LogFilter, parseLogFilter, text, timestamp } from './lo
 import { LogService } from './log.service';
 import { AdminLogView, LogView, toAdminLogView, toLogView } from './log.view';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /** The usage summary of the log screens. */
 export class LogStat {

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'typeorm';
 import { escapeLike, LIKE_ESCAPE } from '../../common/pagination';
 import { queryReader } from '../../common/query-params';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /** The largest timestamp accepted (9999-12-31T23:59:59Z, in seconds): a milliseconds value is refused. */
 export const MAX_TIMESTAMP = 253_402_300_799;

@@ -1,4 +1,5 @@
 import { isTimeZone } from '../../common/calendar';
+import { isObject as isPlainObject } from '../../common/json';
 import { MessageKey } from '../../common/i18n/messages';
 import { parsePaths, pathProblem } from '../../common/redact-paths';
 import { groupBudgetsProblem } from '../../common/budget-rules';
@@ -104,9 +105,6 @@ const json = <K extends string>(
   check,
   ...extra,
 });
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const problem = (reason: string): OptionProblem => ({
   key: 'field_invalid',

@@ -19,7 +19,7 @@ import {
 } from './redemption-rules';
 import { toRedemptionView, RedemptionView } from './redemption.view';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 

@@ -19,7 +19,7 @@ import { Channel, LogEntry, LogType } from '../../database/entities';
 import { applyLogFilter, LogFilter, parseLogFilter, text } from '../log';
 import { OptionService } from '../option';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 export const DIMENSIONS = ['user', 'token', 'model', 'channel', 'group'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];

@@ -1,7 +1,7 @@
 import { PRICE_KEYS } from '../option';
 import type { AuditTarget } from './audit-snapshots';
 
-type Raw = Record<string, unknown>;
+import { asObject, type UnknownObject as Raw } from '../../common/json';
 
 export interface AuditCall {
   body: Raw;
@@ -25,7 +25,7 @@ export interface AuditSpec {
   always?: boolean;
 }
 
-export const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
+export const obj = asObject;
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const count = (v: unknown) => (typeof v === 'number' ? v : Number(obj(v).count ?? obj(v).deleted ?? NaN));
 /** Summaries are language-neutral (counts, names, field names): the console shows them as they are. */

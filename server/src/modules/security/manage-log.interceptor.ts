@@ -7,7 +7,7 @@ import { AUDIT_ACTIONS } from './audit-actions';
 import { AuditCapture, AuditService } from './audit.service';
 import { LogService } from '../log';
 
-type Raw = Record<string, unknown>;
+import { asObject as obj, type UnknownObject as Raw } from '../../common/json';
 
 interface Call {
   body: Raw;
@@ -17,7 +17,6 @@ interface Call {
   result: unknown;
 }
 
-const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
 const clip = (s: unknown, max = 64) => {
   const t = typeof s === 'string' ? s : '';
   return [...t].length > max ? [...t].slice(0, max).join('') + '…' : t;

@@ -8,7 +8,7 @@ import { OptionService } from '../option';
 import { imageUrlOf } from './midjourney/mj-wire';
 import { parseJson } from './task-meta';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /** The largest timestamps accepted: 9999-12-31T23:59:59Z in seconds and in milliseconds. */
 const MAX_SECONDS = 253_402_300_799;

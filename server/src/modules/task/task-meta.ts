@@ -1,3 +1,4 @@
+import { isObject } from '../../common/json';
 import { chargeOf, TaskCharge } from './task-billing.service';
 
 /**
@@ -12,9 +13,6 @@ export interface TaskMeta {
   /** The request's text (Suno prompt or description), for the task log. */
   input: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v);
 
 export function readMeta(text: string | null | undefined): TaskMeta {
   let o: unknown;

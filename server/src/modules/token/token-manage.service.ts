@@ -26,7 +26,7 @@ import {
 import { TOKEN_KEY_LENGTH, TokenService } from './token.service';
 import { toTokenView, TokenView } from './token.view';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 const present = (v: unknown) => v !== undefined && v !== null;

@@ -12,7 +12,7 @@ import { EPAY_SUBMIT_PATH, EPAY_TRADE_SUCCESS, epayPurchaseParams, epayVerify, m
 import { AdminTopUpView, toTopUpView, TopUpView } from './topup.view';
 import { Credit, WalletCreditService } from './wallet-credit.service';
 
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 export const TopUpStatus = { Pending: 'pending', Success: 'success' } as const;
 
