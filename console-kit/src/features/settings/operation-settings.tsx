@@ -58,6 +58,7 @@ const MONITORING: FieldSpec[] = [
   { key: 'AutomaticDisableChannelEnabled', kind: 'bool' },
   { key: 'AutomaticEnableChannelEnabled', kind: 'bool' },
   { key: 'ChannelDisableThreshold', kind: 'float', min: 0 },
+  { key: 'ChannelTestFrequency', kind: 'int', min: 0, max: 10080 },
   { key: 'QuotaRemindThreshold', kind: 'int', min: 0 },
   { key: 'AutomaticDisableKeywords', kind: 'textarea' },
 ];

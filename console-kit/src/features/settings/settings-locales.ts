@@ -144,6 +144,7 @@ export const settingsLocales = {
       AutomaticDisableChannelEnabled: '失败时自动禁用通道',
       AutomaticEnableChannelEnabled: '成功时自动启用通道',
       AutomaticDisableKeywords: '自动禁用关键词',
+      ChannelTestFrequency: '定时测试所有通道的间隔（分钟）',
       QuotaForNewUser: '新用户初始额度',
       PreConsumedQuota: '请求预扣费额度',
       QuotaForInviter: '邀请新用户奖励额度',
@@ -249,6 +250,8 @@ export const settingsLocales = {
       ChannelDisableThreshold: '测试所有通道时，超过此时间将自动禁用通道',
       QuotaRemindThreshold: '低于此额度时向用户发送邮件提醒（用户未设置自己的阈值时）',
       AutomaticDisableKeywords: '一行一个；上游错误信息包含这些关键词时禁用通道',
+      ChannelTestFrequency:
+        '主节点每隔这么多分钟测试一次所有通道（测试结果驱动自动禁用与自动启用）；0 表示使用服务器的 CHANNEL_TEST_FREQUENCY，未设置则不定时测试',
       PreConsumedQuota: '请求结束后多退少补',
       QuotaForInviter: '新用户通过邀请码注册后邀请人获得的额度',
       QuotaForInvitee: '在新用户初始额度之外额外获得的额度',
@@ -581,6 +584,7 @@ export const settingsLocales = {
       AutomaticDisableChannelEnabled: 'Disable a channel automatically on failure',
       AutomaticEnableChannelEnabled: 'Enable a channel automatically on success',
       AutomaticDisableKeywords: 'Keywords that disable a channel',
+      ChannelTestFrequency: 'Test every channel every (minutes)',
       QuotaForNewUser: 'Quota for new users',
       PreConsumedQuota: 'Pre-consumed quota per request',
       QuotaForInviter: 'Reward for the inviter',
@@ -688,6 +692,8 @@ export const settingsLocales = {
       ChannelDisableThreshold: 'When all channels are tested, a channel slower than this is disabled',
       QuotaRemindThreshold: 'Users below this balance get an email (unless they set their own threshold)',
       AutomaticDisableKeywords: 'One per line; an upstream error containing one disables the channel',
+      ChannelTestFrequency:
+        "The master node tests every channel this often; the results drive automatic disabling and enabling. 0 = the server's CHANNEL_TEST_FREQUENCY, no periodic test unless it is set",
       PreConsumedQuota: 'Settled against the real cost when the request ends',
       QuotaForInviter: 'Given to the inviter when someone signs up with their code',
       QuotaForInvitee: 'Given to the new user on top of the initial quota',

@@ -96,6 +96,21 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('sets the periodic channel test interval in the monitoring settings', async () => {
+    signInAs(100);
+    const { puts } = optionServer();
+    const user = userEvent.setup();
+    renderInConsole(<SettingsPage />, { path: '/setting', route: '/setting' });
+
+    const monitoring = await region('Monitoring settings');
+    const field = within(monitoring).getByLabelText('Test every channel every (minutes)');
+    await user.clear(field);
+    await user.type(field, '15');
+    await user.click(within(monitoring).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved successfully')).toBeTruthy();
+    expect(puts).toEqual([{ key: 'ChannelTestFrequency', value: '15' }]);
+  });
+
   it('only warns when nothing changed', async () => {
     signInAs(100);
     const { puts } = optionServer();
