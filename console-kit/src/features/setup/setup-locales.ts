@@ -29,7 +29,8 @@ export const setupLocales = {
       close: '关闭',
       externalDescription: '默认模式。按调用计量用量并扣除额度，每个模型都需要先设置价格（倍率）才能使用。',
       selfDescription: '适合个人使用。弱化价格设置，未设置价格的模型也可以直接使用。',
-      demoDescription: '作为演示站点对外展示，部分功能受到限制。',
+      demoDescription:
+        '作为演示站点对外展示：顶栏显示“演示站点”标记，让访客知道这是演示；功能与对外运营模式相同。',
     },
     validation: {
       usernameRequired: '请输入管理员用户名',
@@ -72,7 +73,8 @@ export const setupLocales = {
         'The default. Every call is metered and charged to the quota; each model needs a price (ratio) before it can be used.',
       selfDescription:
         'For personal use. Pricing is de-emphasised: models without a price can be used as they are.',
-      demoDescription: 'Shows the system publicly as a demo site; some features are restricted.',
+      demoDescription:
+        'Shows the system publicly as a demo: the top bar carries a Demo site badge so visitors know; every feature works as in external operation.',
     },
     validation: {
       usernameRequired: 'Please enter the admin username',
