@@ -3426,44 +3426,47 @@ export interface components {
             expired_time: number;
         };
         CreateRedemptionDto: {
-            /** @description 1–20 characters; on create, empty means the formatted quota */
-            name?: Record<string, never>;
+            /** @example 100000 */
+            quota?: number;
             /**
-             * @description whole number > 0
-             * @example 100000
+             * @description 1–20 characters; on create, empty means the formatted quota
+             * @example welcome
              */
-            quota?: Record<string, never>;
+            name?: string;
             /**
              * @description 0 (never) or unix seconds in the future
              * @example 0
              */
-            expired_time?: Record<string, never>;
+            expired_time?: number;
             /**
-             * @description how many codes (1–100, default 1)
+             * @description how many codes (default 1)
              * @example 1
              */
-            count?: Record<string, never>;
+            count?: number;
         };
         UpdateRedemptionDto: {
-            /** @description 1–20 characters; on create, empty means the formatted quota */
-            name?: Record<string, never>;
+            /** @example 100000 */
+            quota?: number;
             /**
-             * @description whole number > 0
-             * @example 100000
+             * @description 1–20 characters; on create, empty means the formatted quota
+             * @example welcome
              */
-            quota?: Record<string, never>;
+            name?: string;
             /**
              * @description 0 (never) or unix seconds in the future
              * @example 0
              */
-            expired_time?: Record<string, never>;
-            id: Record<string, never>;
-            /** @description with ?status_only=true: 1 enabled, 2 disabled */
-            status?: Record<string, never>;
+            expired_time?: number;
+            id: number;
+            /**
+             * @description with ?status_only=true: 1 enabled, 2 disabled
+             * @enum {integer}
+             */
+            status?: 1 | 2;
         };
         RedeemDto: {
             /** @description the redemption code */
-            key: Record<string, never>;
+            key: string;
         };
         StateAnswer: {
             state: string;

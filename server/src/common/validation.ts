@@ -7,7 +7,10 @@ import { fail } from './app-error';
 export type FieldRule = (value: unknown) => unknown;
 
 type FieldOptions = ApiPropertyOptions & {
-  /** A required field is checked when absent too; an optional one only when sent (null counts as absent). */
+  /**
+   * Documented as required. The rule runs only on a value that is sent (null counts as absent): what an
+   * absent field means (a default, or a localized "required" refusal) is the write's own rule.
+   */
   required?: boolean;
 };
 
@@ -20,7 +23,7 @@ export function Field(rule: FieldRule, options: FieldOptions) {
   const { required = false, ...schema } = options;
   return applyDecorators(
     required ? ApiProperty(schema) : ApiPropertyOptional(schema),
-    ...(required ? [] : [ValidateIf((_o: object, v: unknown) => v !== undefined && v !== null)]),
+    ValidateIf((_o: object, v: unknown) => v !== undefined && v !== null),
     ValidateBy({
       name: 'gatehouseRule',
       validator: {
