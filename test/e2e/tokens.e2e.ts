@@ -125,20 +125,26 @@ describe('API tokens', () => {
       expect(one.body.data).toMatchObject({ id: created.id, key: created.key });
     });
 
-    it('count > 1 creates that many tokens named with a random 6-character suffix', async () => {
+    it('count > 1 creates that many tokens: the first under the name, the extra ones with a random 6-character suffix', async () => {
       const before = await live(alice.userId!);
-      const res = await alice.post('/api/token/', { name: 'bulk', remain_quota: 1, expired_time: -1, count: 5 });
+      const res = await alice.post('/api/token/', {
+        name: 'bulk',
+        remain_quota: 1,
+        expired_time: -1,
+        count: 5,
+      });
       expect(res.body.success).toBe(true);
       const made: TokenBody[] = res.body.data;
       expect(made).toHaveLength(5);
-      for (const tk of made) expect(tk.name).toMatch(/^bulk-[a-z0-9]{6}$/);
+      expect(made[0].name).toBe('bulk');
+      for (const tk of made.slice(1)) expect(tk.name).toMatch(/^bulk-[a-z0-9]{6}$/);
       expect(new Set(made.map((x) => x.name)).size).toBe(5);
       expect(new Set(made.map((x) => x.key)).size).toBe(5);
       expect(await live(alice.userId!)).toBe(before + 5);
-      // Without a name the suffix is the name.
+      // Without a name the first stays unnamed and the suffix is the name of the others.
       const anon = await alice.post('/api/token/', { count: 2 });
       expect(anon.body.data.map((x: TokenBody) => x.name)).toEqual([
-        expect.stringMatching(/^[a-z0-9]{6}$/),
+        '',
         expect.stringMatching(/^[a-z0-9]{6}$/),
       ]);
     });
@@ -201,7 +207,12 @@ describe('API tokens', () => {
 
     it.each(cases)('%s', async (_label, patch, message) => {
       const before = await tokens().count();
-      const res = await alice.post('/api/token/', { name: 'ugly', remain_quota: 10, expired_time: -1, ...patch });
+      const res = await alice.post('/api/token/', {
+        name: 'ugly',
+        remain_quota: 10,
+        expired_time: -1,
+        ...patch,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: false, data: null });
       expect(res.body.message).toContain(message);
@@ -209,7 +220,10 @@ describe('API tokens', () => {
     });
 
     it('messages are localised (English with Accept-Language: en)', async () => {
-      const res = await alice.post('/api/token/', { remain_quota: -5 }).set('Accept-Language', 'en').expect(200);
+      const res = await alice
+        .post('/api/token/', { remain_quota: -5 })
+        .set('Accept-Language', 'en')
+        .expect(200);
       expect(res.body.message).toMatch(/^Quota must be a whole number from 0 to \d+; it cannot be negative$/);
     });
 
@@ -337,7 +351,9 @@ describe('API tokens', () => {
       expect(fixed.body.data).toMatchObject({ status: 1, remain_quota: 1000 });
       await tokens().update({ id: tk.id }, { remain_quota: 0, status: 4 });
       expect((await alice.put('/api/token/', { id: tk.id, unlimited_quota: true })).body.success).toBe(true);
-      expect((await alice.put('/api/token/?status_only=true', { id: tk.id, status: 1 })).body.data.status).toBe(1);
+      expect(
+        (await alice.put('/api/token/?status_only=true', { id: tk.id, status: 1 })).body.data.status,
+      ).toBe(1);
     });
   });
 
@@ -350,7 +366,9 @@ describe('API tokens', () => {
       const under = await create(alice, { name: 'srch a_b' });
       await create(alice, { name: 'srch aXb' });
       const ids = async (qs: string) =>
-        ((await alice.get(`/api/token/search?${qs}`).expect(200)).body.data.items as TokenBody[]).map((x) => x.id);
+        ((await alice.get(`/api/token/search?${qs}`).expect(200)).body.data.items as TokenBody[]).map(
+          (x) => x.id,
+        );
       expect(await ids(`keyword=${encodeURIComponent('100%')}`)).toEqual([pct.id]);
       expect(await ids(`keyword=${encodeURIComponent('a_b')}`)).toEqual([under.id]);
       expect((await ids('keyword=srch%20100')).sort()).toEqual([pct.id, other.id].sort());

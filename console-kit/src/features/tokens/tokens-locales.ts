@@ -77,7 +77,7 @@ export const tokensLocales = {
       unlimited: '无限额度',
       unlimitedNote: '注意，令牌的额度仅用于限制令牌本身的最大额度使用量，实际的使用受到账户的剩余额度限制。',
       count: '新建数量',
-      countHelp: '批量创建时，令牌名称会加上随机 6 位后缀',
+      countHelp: '批量创建时，第一个令牌使用此名称，其余令牌的名称加上随机 6 位后缀',
       modelLimitsEnabled: '启用模型限制',
       modelLimits: '可用模型',
       modelLimitsPlaceholder: '选择允许使用的模型',
@@ -190,7 +190,8 @@ export const tokensLocales = {
       unlimitedNote:
         "A token's quota only caps the token itself; actual usage is limited by the account's remaining balance.",
       count: 'How many',
-      countHelp: 'When creating several, each name gets a random 6-character suffix',
+      countHelp:
+        'When creating several, the first keeps this name and the others get a random 6-character suffix',
       modelLimitsEnabled: 'Limit models',
       modelLimits: 'Allowed models',
       modelLimitsPlaceholder: 'Choose the models this token may use',

@@ -96,7 +96,10 @@ export class TokenManageService {
     return toTokenView(await this.own(me, id));
   }
 
-  /** Creates `count` tokens (names get a random suffix when count > 1); returns them, keys masked. */
+  /**
+   * Creates `count` tokens: the first under the given name, each extra one under the name plus a random
+   * 6-character suffix (the suffix alone when there is no name); returns them, keys masked.
+   */
   async create(me: AuthUser, raw: Raw): Promise<TokenView[]> {
     assertObject(raw);
     const now = nowSeconds();
@@ -123,7 +126,7 @@ export class TokenManageService {
     const out: TokenView[] = [];
     for (let i = 0; i < count; i++) {
       const suffix = CryptoService.randomString(NAME_SUFFIX_LENGTH, SUFFIX_ALPHABET);
-      const tokenName = count > 1 ? (name ? `${name}-${suffix}` : suffix) : name;
+      const tokenName = i > 0 ? (name ? `${name}-${suffix}` : suffix) : name;
       const { token } = await this.tokens.create(me.id, { ...fields, name: tokenName });
       this.tokens.invalidate(token.id, token.key_hash);
       out.push(toTokenView(token));
