@@ -69,13 +69,25 @@ describe('channel health', () => {
     await t.app.get(ChannelTestService).testOne(spare);
     expect((await status(spare)).status).toBe(1);
 
-    // Root is told (system log).
-    const logs = await root.get('/api/log/?type=4');
-    if (logs.body?.data?.items) expect(JSON.stringify(logs.body.data.items)).toContain(`#${id}`);
+    // Root is told (system log), in the reader's language.
+    const systemLogs = async (lang: string): Promise<string[]> => {
+      const res = await root.get('/api/log/?type=4').set('Accept-Language', lang).expect(200);
+      return (res.body.data.items as Array<{ content: string }>).map((row) => row.content);
+    };
+    expect(await systemLogs('en')).toContainEqual(
+      expect.stringMatching(new RegExp(`^Channel #${id} \\(flaky\\) was disabled automatically: status 401`)),
+    );
+    expect(await systemLogs('zh')).toContainEqual(
+      expect.stringMatching(new RegExp(`^渠道 #${id}（flaky）已被自动禁用：status 401`)),
+    );
 
     mock.requireKey = null;
     await t.app.get(ChannelTestService).testOne(id);
     expect((await status(id)).status).toBe(1);
+    expect(await systemLogs('en')).toContain(
+      `Channel #${id} (flaky) passed its test and was enabled again automatically`,
+    );
+    expect(await systemLogs('zh')).toContain(`渠道 #${id}（flaky）测试通过，已被自动启用`);
     await updateChannel(t, id, { status: 2 });
     await t.app.get(ChannelTestService).testOne(id);
     expect((await status(id)).status).toBe(2);

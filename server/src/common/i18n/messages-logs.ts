@@ -26,6 +26,14 @@ export const LOGS_MESSAGES = {
     en: 'The time granularity must be hour, day or week',
   },
   // Log texts: stored as key + parameters and rendered in the reader's language (log-text.ts).
+  log_text_channel_auto_disabled: {
+    zh: '渠道 #{id}（{name}）已被自动禁用：{reason}',
+    en: 'Channel #{id} ({name}) was disabled automatically: {reason}',
+  },
+  log_text_channel_auto_enabled: {
+    zh: '渠道 #{id}（{name}）测试通过，已被自动启用',
+    en: 'Channel #{id} ({name}) passed its test and was enabled again automatically',
+  },
   log_text_logs_deleted: {
     zh: '清理日志：删除 {before} 之前的 {count} 条日志（{actor}）',
     en: 'Log clean-up: deleted {count} logs written before {before} ({actor})',

@@ -3,13 +3,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CacheBus } from '../../common/cache-bus';
+import { getDefaultLang, translate } from '../../common/i18n/messages';
 import { SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { ChannelStatus, LogType, Role, Token, User } from '../../database/entities';
 import { QuotaLedgerService } from '../billing';
 import { ChannelService } from '../channel';
-import { LogService } from '../log';
+import { LogService, type LogText } from '../log';
 import { MailService } from '../mail';
 import { OptionService } from '../option';
 import { formatQuota } from '../user';
@@ -75,7 +76,7 @@ export class ChannelHealthService {
   async disable(id: number, name: string, reason: string): Promise<void> {
     try {
       if (!(await this.channels.setStatus(id, ChannelStatus.AutoDisabled, reason))) return;
-      await this.notifyRoot(`channel #${id} (${name}) was disabled automatically`, reason);
+      await this.notifyRoot({ key: 'log_text_channel_auto_disabled', params: { id, name, reason } });
     } catch (err) {
       this.logger.error(`auto-disable of channel ${id} failed: ${(err as Error).message}`);
     }
@@ -83,16 +84,21 @@ export class ChannelHealthService {
 
   async enable(id: number, name: string): Promise<void> {
     if (await this.channels.setStatus(id, ChannelStatus.Enabled, 'test passed'))
-      await this.notifyRoot(`channel #${id} (${name}) was enabled again automatically`, 'test passed');
+      await this.notifyRoot({ key: 'log_text_channel_auto_enabled', params: { id, name } });
   }
 
-  /** A system log for root, and an email when SMTP and root's email are set. */
-  private async notifyRoot(subject: string, detail: string): Promise<void> {
+  /**
+   * A system log for root (its text a message key, so each reader sees it in their language), and an
+   * email in the default language when SMTP and root's email are set.
+   */
+  private async notifyRoot(text: LogText): Promise<void> {
     const root = await this.ds.getRepository(User).findOne({ where: { role: Role.Root }, order: { id: 'ASC' } });
     if (!root) return;
-    await this.logs.record({ userId: root.id, username: root.username, type: LogType.System, content: `${subject}: ${detail}` });
-    if (root.email && this.options.get('SMTPServer'))
-      await this.mail.send(root.email, subject, `<p>${escapeHtml(subject)}</p><p>${escapeHtml(detail)}</p>`).catch(() => undefined);
+    await this.logs.record({ userId: root.id, username: root.username, type: LogType.System, content: text });
+    if (root.email && this.options.get('SMTPServer')) {
+      const line = translate(text.key, getDefaultLang(), text.params);
+      await this.mail.send(root.email, line.slice(0, 200), `<p>${escapeHtml(line)}</p>`).catch(() => undefined);
+    }
   }
 
   /** Low-balance warning after a charge. */
