@@ -29,6 +29,14 @@ interface Refusal {
 const FN_TOOL = { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } };
 const RESP_FN_TOOL = { type: 'function', name: 'f', parameters: { type: 'object', properties: {} } };
 const GEMINI_USER = { role: 'user', parts: [{ text: 'hi' }] };
+/** A 1×1 PNG. */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const imageUrl = (url: string) => ({ type: 'image_url', image_url: { url } });
+const fileData = (mimeType: string, fileUri: string) => ({
+  role: 'user',
+  parts: [{ text: 'Read this' }, { fileData: { mimeType, fileUri } }],
+});
 
 const REFUSALS: Record<WireFormat, Refusal[]> = {
   openai: [
@@ -103,6 +111,53 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       field: 'messages',
       extra: { messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }] },
       label: 'messages (file by file_id)',
+      to: ['anthropic', 'gemini'],
+    },
+    ...['file-abc', 'ftp://example.com/a.png', 'data:image/png,not-base64'].map((url) => ({
+      field: 'messages',
+      extra: { messages: [{ role: 'user', content: [imageUrl(url), { type: 'text', text: 'hi' }] }] },
+      label: 'messages (image_url not an http(s) or base64 data URL)',
+      to: ['anthropic', 'gemini'] as Target[],
+    })),
+    {
+      field: 'messages',
+      // Gemini reads Cloud Storage URIs (fileData); Anthropic cannot.
+      extra: { messages: [{ role: 'user', content: [imageUrl('gs://bucket/a.png')] }] },
+      label: 'messages (image_url not an http(s) or base64 data URL)',
+      to: ['anthropic'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          { role: 'user', content: 'Look' },
+          { role: 'tool', tool_call_id: 'c1', content: [imageUrl('file-abc')] },
+        ],
+      },
+      label: 'messages (image_url not an http(s) or base64 data URL)',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'file', file: { file_data: 'JVBERi0xLjQ=', filename: 'a.pdf' } }],
+          },
+        ],
+      },
+      label: 'messages (file_data not a base64 data URL)',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          { role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://example.com/v.mp4' } }] },
+        ],
+      },
+      label: 'messages (content part "video_url")',
       to: ['anthropic', 'gemini'],
     },
     {
@@ -181,6 +236,60 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       extra: { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-abc' }] }] },
       label: 'input (input_file without file_data)',
       to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: {
+        input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'ftp://example.com/a.png' }] }],
+      },
+      label: 'input (input_image not an http(s) or base64 data URL)',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: {
+        input: [
+          { role: 'user', content: [{ type: 'input_file', file_data: 'JVBERi0xLjQ=', filename: 'a.pdf' }] },
+        ],
+      },
+      label: 'input (input_file data not a base64 data URL)',
+      to: ['anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: {
+        input: [
+          { role: 'developer', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] },
+          { role: 'user', content: 'hi' },
+        ],
+      },
+      label: 'input (input_image in a developer message)',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: {
+        tools: [RESP_FN_TOOL],
+        input: [
+          { role: 'user', content: 'Look' },
+          { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+          {
+            type: 'function_call_output',
+            call_id: 'c1',
+            output: [{ type: 'input_image', image_url: 'https://example.com/a.png' }],
+          },
+        ],
+      },
+      label: 'input (function_call_output with input_image)',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
+      field: 'input',
+      extra: {
+        input: [{ role: 'user', content: [{ type: 'input_video', video_url: 'https://example.com/v.mp4' }] }],
+      },
+      label: 'input (content part "input_video")',
+      to: ['openai', 'anthropic', 'gemini'],
     },
     {
       field: 'tools',
@@ -283,6 +392,61 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       label: 'messages (image source "file")',
       to: ['openai', 'gemini'],
     },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image', source: { type: 'url', url: 'ftp://example.com/a.png' } }],
+          },
+        ],
+      },
+      label: 'messages (image url not http(s))',
+      to: ['openai', 'gemini'],
+    },
+    {
+      field: 'messages',
+      extra: {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } }],
+          },
+        ],
+      },
+      label: 'messages (document source "url")',
+      to: ['openai', 'gemini'],
+    },
+    ...(
+      [
+        [
+          {
+            type: 'search_result',
+            source: 'https://example.com',
+            title: 'T',
+            content: [{ type: 'text', text: 'x' }],
+          },
+          'messages (tool_result block "search_result")',
+        ],
+        [
+          { type: 'image', source: { type: 'file', file_id: 'file_123' } },
+          'messages (tool_result image source "file")',
+        ],
+      ] as [object, string][]
+    ).map(([inner, label]) => ({
+      field: 'messages',
+      extra: {
+        tools: [{ name: 'f', input_schema: { type: 'object', properties: {} } }],
+        messages: [
+          { role: 'user', content: 'Look' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [inner] }] },
+        ],
+      },
+      label,
+      to: ['openai', 'gemini'] as Target[],
+    })),
   ],
   gemini: [
     {
@@ -316,6 +480,79 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       },
       label: 'contents (inline audio)',
       to: ['anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: { contents: [fileData('application/pdf', 'https://example.com/a.pdf')] },
+      label: 'contents (fileData "application/pdf")',
+      to: ['openai'],
+    },
+    {
+      field: 'contents',
+      extra: { contents: [fileData('video/mp4', 'https://example.com/v.mp4')] },
+      label: 'contents (fileData "video/mp4")',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: { contents: [fileData('image/png', 'gs://bucket/a.png')] },
+      label: 'contents (fileData not http(s))',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: {
+        contents: [
+          fileData('application/pdf', 'https://generativelanguage.googleapis.com/v1beta/files/abc123'),
+        ],
+      },
+      label: 'contents (fileData from the Gemini Files API)',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: {
+        contents: [
+          GEMINI_USER,
+          { role: 'model', parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }] },
+          { role: 'user', parts: [{ text: 'again' }] },
+        ],
+      },
+      label: 'contents (inlineData in a model turn)',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'contents',
+      extra: {
+        contents: [
+          GEMINI_USER,
+          { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }] },
+          {
+            role: 'user',
+            parts: [
+              {
+                functionResponse: {
+                  name: 'f',
+                  response: { ok: true },
+                  parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }],
+                },
+              },
+            ],
+          },
+        ],
+      },
+      label: 'contents (functionResponse parts)',
+      to: ['openai', 'anthropic'],
+    },
+    {
+      field: 'systemInstruction',
+      extra: {
+        systemInstruction: {
+          parts: [{ text: 'Be brief.' }, { inlineData: { mimeType: 'image/png', data: PNG } }],
+        },
+      },
+      label: 'systemInstruction (inlineData part)',
+      to: ['openai', 'anthropic'],
     },
     ...(
       [
@@ -584,6 +821,147 @@ describe('request fields across wire formats: carried, mapped, left out or refus
       mock.reset();
       expect((await call('responses', 'gemini', { top_logprobs: 2 })).status).toBe(200);
       expect(sent().generationConfig).toMatchObject({ responseLogprobs: true, logprobs: 2 });
+    });
+  });
+
+  describe('carries the images and files a channel can read', () => {
+    const WEB = 'https://example.com/a.png';
+    const DATA = `data:image/png;base64,${PNG}`;
+    const PDF_DATA = 'data:application/pdf;base64,JVBERi0xLjQ=';
+    const IMAGE_URL_BLOCK = { type: 'image', source: { type: 'url', url: WEB } };
+    const IMAGE_DATA_BLOCK = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: PNG },
+    };
+    const PDF_BLOCK = {
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' },
+    };
+    const userParts = (): unknown[] =>
+      ((sent().contents as { role: string; parts: unknown[] }[]) ?? []).flatMap((c) => c.parts);
+    const userBlocks = (): unknown[] =>
+      ((sent().messages as { content: unknown }[]) ?? []).flatMap((m) =>
+        Array.isArray(m.content) ? m.content : [],
+      );
+
+    it('OpenAI → Anthropic, Gemini: http(s) and base64 data URLs, gs:// on Gemini, files by data URL', async () => {
+      mock.reset();
+      const content = [
+        imageUrl(WEB),
+        imageUrl(DATA),
+        { type: 'file', file: { file_data: PDF_DATA, filename: 'a.pdf' } },
+        { type: 'text', text: 'what?' },
+      ];
+      expect((await call('openai', 'anthropic', { messages: [{ role: 'user', content }] })).status).toBe(200);
+      expect(userBlocks()).toEqual([
+        IMAGE_URL_BLOCK,
+        IMAGE_DATA_BLOCK,
+        PDF_BLOCK,
+        { type: 'text', text: 'what?' },
+      ]);
+      const withGs = [...content.slice(0, 3), imageUrl('gs://bucket/b.png'), content[3]];
+      expect((await call('openai', 'gemini', { messages: [{ role: 'user', content: withGs }] })).status).toBe(
+        200,
+      );
+      expect(userParts()).toEqual([
+        { fileData: { mimeType: 'image/png', fileUri: WEB } },
+        { inlineData: { mimeType: 'image/png', data: PNG } },
+        { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0xLjQ=' } },
+        { fileData: { mimeType: 'image/png', fileUri: 'gs://bucket/b.png' } },
+        { text: 'what?' },
+      ]);
+    });
+
+    it('Responses → Anthropic, Gemini: input_image by http(s) or data URL, input_file by data URL', async () => {
+      mock.reset();
+      const input = [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_image', image_url: WEB },
+            { type: 'input_image', image_url: DATA },
+            { type: 'input_file', file_data: PDF_DATA, filename: 'a.pdf' },
+            { type: 'input_text', text: 'what?' },
+          ],
+        },
+      ];
+      expect((await call('responses', 'anthropic', { input })).status).toBe(200);
+      expect(userBlocks()).toEqual([
+        IMAGE_URL_BLOCK,
+        IMAGE_DATA_BLOCK,
+        PDF_BLOCK,
+        { type: 'text', text: 'what?' },
+      ]);
+      expect((await call('responses', 'gemini', { input })).status).toBe(200);
+      expect(userParts()).toEqual([
+        { fileData: { mimeType: 'image/png', fileUri: WEB } },
+        { inlineData: { mimeType: 'image/png', data: PNG } },
+        { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0xLjQ=' } },
+        { text: 'what?' },
+      ]);
+    });
+
+    it('Anthropic → OpenAI, Gemini: image URL, and the documents a tool returned beside its result', async () => {
+      mock.reset();
+      const extra = {
+        tools: [{ name: 'f', input_schema: { type: 'object', properties: {} } }],
+        messages: [
+          { role: 'user', content: [IMAGE_URL_BLOCK, { type: 'text', text: 'Read it' }] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_1',
+                content: [{ type: 'text', text: 'done' }, PDF_BLOCK],
+              },
+            ],
+          },
+        ],
+      };
+      expect((await call('anthropic', 'openai', extra)).status).toBe(200);
+      const messages = sent().messages as { role: string; content: unknown }[];
+      expect(messages.find((m) => m.role === 'tool')?.content).toBe('done');
+      expect(messages.at(-1)).toEqual({
+        role: 'user',
+        content: [{ type: 'file', file: { file_data: PDF_DATA } }],
+      });
+      expect(messages[0].content).toEqual([
+        { type: 'image_url', image_url: { url: WEB } },
+        { type: 'text', text: 'Read it' },
+      ]);
+      expect((await call('anthropic', 'gemini', extra)).status).toBe(200);
+      expect(userParts()).toContainEqual({ fileData: { mimeType: 'image/png', fileUri: WEB } });
+      expect(userParts()).toContainEqual({
+        inlineData: { mimeType: 'application/pdf', data: 'JVBERi0xLjQ=' },
+      });
+    });
+
+    it('Gemini → Anthropic: fileData images as image URLs, PDFs as document URLs; → OpenAI: images', async () => {
+      mock.reset();
+      const contents = [
+        {
+          role: 'user',
+          parts: [
+            { fileData: { mimeType: 'application/pdf', fileUri: 'https://example.com/a.pdf' } },
+            { fileData: { mimeType: 'image/png', fileUri: WEB } },
+            { text: 'what?' },
+          ],
+        },
+      ];
+      expect((await call('gemini', 'anthropic', { contents })).status).toBe(200);
+      expect(userBlocks()).toEqual([
+        { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
+        IMAGE_URL_BLOCK,
+        { type: 'text', text: 'what?' },
+      ]);
+      const images = [{ role: 'user', parts: contents[0].parts.slice(1) }];
+      expect((await call('gemini', 'openai', { contents: images })).status).toBe(200);
+      expect((sent().messages as { content: unknown }[])[0].content).toEqual([
+        { type: 'image_url', image_url: { url: WEB } },
+        { type: 'text', text: 'what?' },
+      ]);
     });
   });
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import type { WireFormat } from '../types';
+import type { Json, WireFormat } from '../types';
 import { CARRY_TABLES, carryTables, CONVERSIONS, uncarriedField } from './carry';
 
 const ROOT = join(__dirname, '../../../../..');
@@ -139,6 +139,144 @@ describe('uncarriedField', () => {
       uncarriedField('anthropic', 'openai', { tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
     ).toBe('tools (type "web_search_20250305")');
     expect(uncarriedField('anthropic', 'openai', { tools: [{ name: 'Bash', input_schema: {} }] })).toBeNull();
+  });
+
+  it('refuses content parts a converter would drop, and passes the ones it carries', () => {
+    const image = (url: string) => ({
+      ...chat,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }],
+    });
+    for (const url of ['file-abc', 'ftp://example.com/a.png', 'data:image/png,abc'])
+      for (const to of ['anthropic', 'gemini'] as const)
+        expect([url, to, uncarriedField('openai', to, image(url))]).toEqual([
+          url,
+          to,
+          'messages (image_url not an http(s) or base64 data URL)',
+        ]);
+    expect(uncarriedField('openai', 'anthropic', image('gs://bucket/a.png'))).toBe(
+      'messages (image_url not an http(s) or base64 data URL)',
+    );
+    for (const url of [
+      'gs://bucket/a.png',
+      'https://example.com/a.png',
+      'data:image/png;base64,iVBORw0KGgo=',
+    ])
+      expect([url, uncarriedField('openai', 'gemini', image(url))]).toEqual([url, null]);
+    expect(uncarriedField('openai', 'anthropic', image('HTTPS://example.com/a.png'))).toBeNull();
+    const file = {
+      ...chat,
+      messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: 'JVBERi0x' } }] }],
+    };
+    expect(uncarriedField('openai', 'gemini', file)).toBe('messages (file_data not a base64 data URL)');
+    expect(
+      uncarriedField('openai', 'anthropic', {
+        ...chat,
+        messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://x/v.mp4' } }] }],
+      }),
+    ).toBe('messages (content part "video_url")');
+
+    const fileData = (mimeType: string, fileUri: string) => ({
+      contents: [{ role: 'user', parts: [{ fileData: { mimeType, fileUri } }] }],
+    });
+    const pdf = fileData('application/pdf', 'https://example.com/a.pdf');
+    expect(uncarriedField('gemini', 'openai', pdf)).toBe('contents (fileData "application/pdf")');
+    expect(uncarriedField('gemini', 'anthropic', pdf)).toBeNull();
+    expect(uncarriedField('gemini', 'openai', fileData('image/png', 'https://example.com/a.png'))).toBeNull();
+    expect(uncarriedField('gemini', 'anthropic', fileData('image/png', 'gs://b/a.png'))).toBe(
+      'contents (fileData not http(s))',
+    );
+    expect(
+      uncarriedField(
+        'gemini',
+        'openai',
+        fileData('image/png', 'https://generativelanguage.googleapis.com/v1beta/files/abc'),
+      ),
+    ).toBe('contents (fileData from the Gemini Files API)');
+    expect(
+      uncarriedField('gemini', 'openai', {
+        contents: [{ role: 'user', parts: [{ file_data: { file_uri: 'https://example.com/v.mp4' } }] }],
+      }),
+    ).toBe('contents (fileData "video/mp4")');
+    expect(
+      uncarriedField('gemini', 'openai', {
+        contents: [{ role: 'model', parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] }],
+      }),
+    ).toBe('contents (inlineData in a model turn)');
+    expect(
+      uncarriedField('gemini', 'anthropic', {
+        systemInstruction: {
+          parts: [{ text: 'a' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }],
+        },
+      }),
+    ).toBe('systemInstruction (inlineData part)');
+
+    const toolResult = (inner: Json) => ({
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [inner] }] }],
+    });
+    expect(
+      uncarriedField(
+        'anthropic',
+        'openai',
+        toolResult({ type: 'search_result', source: 'x', title: 't', content: [] }),
+      ),
+    ).toBe('messages (tool_result block "search_result")');
+    expect(
+      uncarriedField(
+        'anthropic',
+        'gemini',
+        toolResult({ type: 'image', source: { type: 'file', file_id: 'f' } }),
+      ),
+    ).toBe('messages (tool_result image source "file")');
+    expect(
+      uncarriedField(
+        'anthropic',
+        'openai',
+        toolResult({
+          type: 'document',
+          source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0x' },
+        }),
+      ),
+    ).toBeNull();
+    expect(
+      uncarriedField('anthropic', 'gemini', {
+        messages: [
+          { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'ftp://x/a.png' } }] },
+        ],
+      }),
+    ).toBe('messages (image url not http(s))');
+
+    const input = (content: Json[], role = 'user') => ({ input: [{ role, content }] });
+    expect(
+      uncarriedField('responses', 'anthropic', input([{ type: 'input_image', image_url: 'file-abc' }])),
+    ).toBe('input (input_image not an http(s) or base64 data URL)');
+    expect(
+      uncarriedField('responses', 'openai', input([{ type: 'input_image', image_url: 'file-abc' }])),
+    ).toBeNull();
+    expect(
+      uncarriedField(
+        'responses',
+        'gemini',
+        input([{ type: 'input_file', file_data: 'JVBERi0x', filename: 'a.pdf' }]),
+      ),
+    ).toBe('input (input_file data not a base64 data URL)');
+    expect(
+      uncarriedField(
+        'responses',
+        'openai',
+        input([{ type: 'input_image', image_url: 'https://x/a.png' }], 'developer'),
+      ),
+    ).toBe('input (input_image in a developer message)');
+    expect(
+      uncarriedField('responses', 'gemini', {
+        input: [
+          {
+            type: 'function_call_output',
+            call_id: 'c',
+            output: [{ type: 'input_image', image_url: 'https://x/a.png' }],
+          },
+        ],
+      }),
+    ).toBe('input (function_call_output with input_image)');
   });
 
   it('finds Gemini fields in either spelling', () => {

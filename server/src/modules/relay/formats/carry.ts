@@ -18,6 +18,7 @@
  * docs/agents.md holds the tables rendered by carryTables().
  */
 import type { Json, JsonObject, WireFormat } from '../types';
+import { guessMimeType } from './gemini/request';
 import { asObject, isArray, isObject, objects, str } from './json';
 
 export type Fate = 'carried' | 'mapped' | 'ignored' | 'refused';
@@ -91,17 +92,42 @@ function toolChoiceObject(field: string) {
   };
 }
 
+/** A base64 data URL, which every target takes as inline data. */
+const BASE64_DATA_URL = /^data:[^;,]+(?:;[^;,]*)*;base64,/i;
+const WEB_URL = /^https?:\/\//i;
+
+/**
+ * An image URL a channel of format `to` can read: an http(s) or base64 data URL, and on Gemini a
+ * Cloud Storage URI too (fileData). Anything else (an OpenAI file id, ftp://…) has no counterpart.
+ */
+function readableImageUrl(url: string | undefined, to: WireFormat): boolean {
+  if (url === undefined) return false;
+  return BASE64_DATA_URL.test(url) || WEB_URL.test(url) || (to === 'gemini' && url.startsWith('gs://'));
+}
+const UNREADABLE_IMAGE_URL = 'not an http(s) or base64 data URL';
+
+/** The chat content part types; any other part has nowhere to go. */
+const CHAT_PARTS = ['text', 'refusal', 'image_url', 'input_audio', 'file'];
+
 /** Chat message content parts a channel of the target format has no place for. */
-function chatParts(audio: boolean) {
-  return (v: Json): false | string => {
-    for (const message of objects(v)) {
-      for (const part of objects(message.content)) {
-        if (audio && part.type === 'input_audio') return 'messages (input_audio content)';
-        if (part.type === 'file' && !str(asObject(part.file).file_data)) return 'messages (file by file_id)';
+function chatParts(v: Json, _body: JsonObject, to: WireFormat): false | string {
+  for (const message of objects(v)) {
+    for (const part of objects(message.content)) {
+      const type = str(part.type) ?? '';
+      if (!CHAT_PARTS.includes(type)) return `messages (content part "${type}")`;
+      if (type === 'input_audio' && to === 'anthropic') return 'messages (input_audio content)';
+      if (type === 'image_url') {
+        const url = str(part.image_url) ?? str(asObject(part.image_url).url);
+        if (!readableImageUrl(url, to)) return `messages (image_url ${UNREADABLE_IMAGE_URL})`;
+      }
+      if (type === 'file') {
+        const data = str(asObject(part.file).file_data);
+        if (!data) return 'messages (file by file_id)';
+        if (!BASE64_DATA_URL.test(data)) return 'messages (file_data not a base64 data URL)';
       }
     }
-    return false;
-  };
+  }
+  return false;
 }
 
 const ANTHROPIC_BLOCKS = [
@@ -114,41 +140,95 @@ const ANTHROPIC_BLOCKS = [
   'redacted_thinking',
 ];
 
+/** An Anthropic image or document source with no counterpart, as a label (false: it has one). */
+function anthropicSource(block: JsonObject, where: string): false | string {
+  const source = asObject(block.source);
+  const type = str(source.type);
+  if (block.type === 'image') {
+    if (type === 'url' && !WEB_URL.test(str(source.url) ?? ''))
+      return `messages (${where}image url not http(s))`;
+    if (type !== 'base64' && type !== 'url') return `messages (${where}image source "${type}")`;
+  }
+  if (block.type === 'document' && type !== 'base64' && type !== 'text')
+    return `messages (${where}document source "${type}")`;
+  return false;
+}
+
+/** The blocks a tool_result may hold that travel with it (text as its content, the rest beside it). */
+const TOOL_RESULT_BLOCKS = ['text', 'image', 'document'];
+
 /** Anthropic content blocks with no counterpart (server tool results, Files API sources…). */
 function anthropicBlocks(v: Json): false | string {
   for (const message of objects(v)) {
     for (const block of objects(message.content)) {
       const type = str(block.type) ?? '';
       if (!ANTHROPIC_BLOCKS.includes(type)) return `messages (content block "${type}")`;
-      const source = str(asObject(block.source).type);
-      if (type === 'image' && source !== 'base64' && source !== 'url')
-        return `messages (image source "${source}")`;
-      if (type === 'document' && source !== 'base64' && source !== 'text')
-        return `messages (document source "${source}")`;
+      const source = anthropicSource(block, '');
+      if (source) return source;
+      if (type !== 'tool_result') continue;
+      for (const inner of objects(block.content)) {
+        const innerType = str(inner.type) ?? '';
+        if (!TOOL_RESULT_BLOCKS.includes(innerType)) return `messages (tool_result block "${innerType}")`;
+        const innerSource = anthropicSource(inner, 'tool_result ');
+        if (innerSource) return innerSource;
+      }
     }
   }
   return false;
 }
 
+/** A Gemini Files API URI: readable with the Gemini key only. */
+const GEMINI_FILES_URI = /^https:\/\/generativelanguage\.googleapis\.com\/[^?#]*\/files\//i;
+
+/**
+ * A Gemini fileData part a channel of format `to` cannot read, as a label: a URI that is not http(s)
+ * or is Gemini's own Files API, or a type other than an image (a PDF on Anthropic: a document URL).
+ */
+function geminiFileData(fileData: JsonObject, to: WireFormat): false | string {
+  const uri = str(fileData.fileUri ?? fileData.file_uri) ?? '';
+  if (!WEB_URL.test(uri)) return 'contents (fileData not http(s))';
+  if (GEMINI_FILES_URI.test(uri)) return 'contents (fileData from the Gemini Files API)';
+  const mime = str(fileData.mimeType ?? fileData.mime_type) ?? guessMimeType(uri);
+  if (mime.startsWith('image/') || (to === 'anthropic' && mime === 'application/pdf')) return false;
+  return `contents (fileData ${JSON.stringify(mime)})`;
+}
+
 /** Gemini parts with no counterpart; inline audio too when the target takes none. */
-function geminiParts(audio: boolean) {
-  return (v: Json): false | string => {
-    for (const content of objects(v)) {
-      for (const part of objects(content.parts)) {
-        for (const kind of [
-          'executableCode',
-          'codeExecutionResult',
-          'executable_code',
-          'code_execution_result',
-        ])
-          if (part[kind] !== undefined) return `contents (${kind} part)`;
-        const inline = asObject(part.inlineData ?? part.inline_data);
-        const mime = str(inline.mimeType ?? inline.mime_type) ?? '';
-        if (audio && mime.startsWith('audio/')) return 'contents (inline audio)';
-      }
+function geminiParts(v: Json, _body: JsonObject, to: WireFormat): false | string {
+  for (const content of objects(v)) {
+    const model = content.role === 'model';
+    for (const part of objects(content.parts)) {
+      for (const kind of [
+        'executableCode',
+        'codeExecutionResult',
+        'executable_code',
+        'code_execution_result',
+      ])
+        if (part[kind] !== undefined) return `contents (${kind} part)`;
+      const inline = part.inlineData ?? part.inline_data;
+      const fileData = part.fileData ?? part.file_data;
+      // A chat assistant message holds text and tool calls only.
+      if (model && inline !== undefined) return 'contents (inlineData in a model turn)';
+      if (model && fileData !== undefined) return 'contents (fileData in a model turn)';
+      const mime = str(asObject(inline).mimeType ?? asObject(inline).mime_type) ?? '';
+      if (to === 'anthropic' && mime.startsWith('audio/')) return 'contents (inline audio)';
+      const file = fileData === undefined ? false : geminiFileData(asObject(fileData), to);
+      if (file) return file;
+      const response = asObject(part.functionResponse ?? part.function_response);
+      if (isArray(response.parts) && response.parts.length > 0) return 'contents (functionResponse parts)';
     }
-    return false;
-  };
+  }
+  return false;
+}
+
+/** A systemInstruction part other than text (a system message holds text only). */
+function geminiSystemParts(v: Json): false | string {
+  for (const part of objects(asObject(v).parts)) {
+    if (part.text !== undefined) continue;
+    const kind = Object.keys(part).find((k) => k !== 'thought' && k !== 'thoughtSignature');
+    if (kind !== undefined) return `systemInstruction (${kind} part)`;
+  }
+  return false;
 }
 
 /** Gemini tools other than function declarations (Google Search, code execution, URL context…). */
@@ -163,17 +243,50 @@ function geminiTools(v: Json): false | string {
 
 /** Responses input items with no chat counterpart (item references, built-in tool calls…). */
 const RESPONSES_ITEMS = ['message', 'function_call', 'function_call_output', 'reasoning'];
+/** The content parts of a user message item; other roles hold text only. */
+const RESPONSES_USER_PARTS = [
+  'input_text',
+  'output_text',
+  'text',
+  'input_image',
+  'input_file',
+  'input_audio',
+];
+const RESPONSES_TEXT_PARTS = ['input_text', 'output_text', 'text', 'refusal'];
 function responsesItems(v: Json, _body: JsonObject, to: WireFormat): false | string {
   for (const item of objects(v)) {
     const type = str(item.type) ?? (item.role !== undefined ? 'message' : '');
     if (!RESPONSES_ITEMS.includes(type)) return `input (item type "${type}")`;
+    if (type === 'function_call_output') {
+      // A tool message holds text only.
+      for (const part of objects(item.output))
+        if (!RESPONSES_TEXT_PARTS.includes(str(part.type) ?? ''))
+          return `input (function_call_output with ${str(part.type) ?? 'a part without type'})`;
+    }
     if (type !== 'message') continue;
+    const role = str(item.role) ?? 'user';
     for (const part of objects(item.content)) {
-      if (part.type === 'input_image' && !str(part.image_url)) return 'input (input_image by file_id)';
-      // A file travels as its data; a file id only means something to an OpenAI-format channel.
-      if (part.type === 'input_file' && !str(part.file_data) && !(to === 'openai' && str(part.file_id)))
-        return 'input (input_file without file_data)';
-      if (part.type === 'input_audio' && to === 'anthropic') return 'input (input_audio content)';
+      const partType = str(part.type) ?? '';
+      if (role !== 'user') {
+        if (RESPONSES_TEXT_PARTS.includes(partType)) continue;
+        return `input (${partType || 'a part without type'} in ${role === 'assistant' ? 'an' : 'a'} ${role} message)`;
+      }
+      if (!RESPONSES_USER_PARTS.includes(partType)) return `input (content part "${partType}")`;
+      if (partType === 'input_image') {
+        const url = str(part.image_url);
+        if (!url) return 'input (input_image by file_id)';
+        // A chat channel reads image URLs as Responses does; the others need one they can fetch.
+        if (to !== 'openai' && !readableImageUrl(url, to))
+          return `input (input_image ${UNREADABLE_IMAGE_URL})`;
+      }
+      if (partType === 'input_file') {
+        const data = str(part.file_data);
+        // A file travels as its data; a file id only means something to an OpenAI-format channel.
+        if (!data && !(to === 'openai' && str(part.file_id))) return 'input (input_file without file_data)';
+        if (data && to !== 'openai' && !BASE64_DATA_URL.test(data))
+          return 'input (input_file data not a base64 data URL)';
+      }
+      if (partType === 'input_audio' && to === 'anthropic') return 'input (input_audio content)';
     }
   }
   return false;
@@ -192,8 +305,8 @@ const OPENAI: FieldRule[] = [
   {
     field: 'messages',
     to: { anthropic: 'mapped', gemini: 'mapped' },
-    note: 'system/developer → system (systemInstruction); tool calls and results → tool_use/tool_result (functionCall/functionResponse); images, PDFs and audio (Gemini) as blocks/parts. Refused: audio input to Anthropic, files by file_id.',
-    partly: (v, _body, to) => chatParts(to === 'anthropic')(v),
+    note: 'system/developer → system (systemInstruction); tool calls and results → tool_use/tool_result (functionCall/functionResponse); images by http(s) or base64 data URL (and gs:// on Gemini), files by base64 data URL and audio (Gemini) as blocks/parts. Refused: audio input to Anthropic, files by file_id, other image URLs (an OpenAI file id, ftp://…), other content part types.',
+    partly: chatParts,
   },
   {
     field: 'audio',
@@ -366,7 +479,7 @@ const ANTHROPIC: FieldRule[] = [
   {
     field: 'messages',
     to: ALL('mapped', 'openai', 'gemini'),
-    note: 'text, image, document, tool_use and tool_result blocks mapped; thinking blocks left out (signed for Anthropic, the other model reasons afresh). Refused: server-tool blocks and other block types, Files API sources.',
+    note: 'text, image, document, tool_use and tool_result blocks mapped (images and documents a tool returned ride along in the user message); thinking blocks left out (signed for Anthropic, the other model reasons afresh). Refused: server-tool blocks and other block types (in a tool_result too: search results…), Files API and document URL sources, image URLs other than http(s).',
     partly: anthropicBlocks,
   },
   { field: 'system', to: ALL('mapped', 'openai', 'gemini'), note: 'A system message (systemInstruction).' },
@@ -493,13 +606,14 @@ const GEMINI: FieldRule[] = [
   {
     field: 'contents',
     to: ALL('mapped', 'openai', 'anthropic'),
-    note: 'Turns → messages; functionCall/functionResponse → tool calls and results; inline images, files, audio (OpenAI) as parts; thought parts left out. Refused: code-execution parts, audio to Anthropic.',
-    partly: (v, _body, to) => geminiParts(to === 'anthropic')(v),
+    note: 'Turns → messages; functionCall/functionResponse → tool calls and results; inline images, files, audio (OpenAI) as parts; fileData images by http(s) URL as image URLs, PDFs (Anthropic) as document URLs; thought parts left out. Refused: code-execution parts, audio to Anthropic, images or files in model turns, functionResponse parts, fileData of another type, by a non-http(s) URI or from the Gemini Files API.',
+    partly: geminiParts,
   },
   {
     field: 'systemInstruction',
     to: ALL('mapped', 'openai', 'anthropic'),
-    note: 'A system message (system).',
+    note: 'Its text parts → a system message (system). Refused: any other part.',
+    partly: geminiSystemParts,
   },
   {
     field: 'tools',
@@ -683,7 +797,7 @@ const RESPONSES: FieldRule[] = [
   {
     field: 'input',
     to: ALL('mapped', 'openai', 'anthropic', 'gemini'),
-    note: 'message, function_call and function_call_output items → messages and tool round trips; reasoning items left out (encrypted for OpenAI). Refused: other items (item_reference, built-in tool calls…), images by file id, files without their data (a file id goes to an OpenAI-format channel only), audio to Anthropic.',
+    note: 'message, function_call and function_call_output items → messages and tool round trips; reasoning items left out (encrypted for OpenAI). Refused: other items (item_reference, built-in tool calls…), images by file id, files without their data (a file id goes to an OpenAI-format channel only), audio to Anthropic; on Anthropic and Gemini images by other than an http(s) or base64 data URL (gs:// on Gemini) and file data other than a base64 data URL; other content part types, anything but text in system, developer and assistant messages and in function_call_output.',
     partly: responsesItems,
   },
   {

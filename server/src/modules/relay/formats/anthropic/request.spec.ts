@@ -207,7 +207,70 @@ describe('anthropicToOpenAIRequest', () => {
   });
 });
 
+describe('anthropicToOpenAIRequest: what a tool returned', () => {
+  it('carries images and documents of a tool_result in the user message after the tool message', () => {
+    const out = anthropicToOpenAIRequest({
+      model: 'm',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              content: [
+                { type: 'text', text: 'read a.pdf' },
+                { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'PDF' } },
+                { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } },
+                { type: 'image', source: { type: 'url', url: 'https://x.test/a.png' } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(out.messages).toEqual([
+      { role: 'tool', tool_call_id: 't1', content: 'read a.pdf' },
+      {
+        role: 'user',
+        content: [
+          { type: 'file', file: { file_data: 'data:application/pdf;base64,PDF' } },
+          { type: 'text', text: 'notes' },
+          { type: 'image_url', image_url: { url: 'https://x.test/a.png' } },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('openAIToAnthropicRequest', () => {
+  it('sends a file by http(s) URL (a Gemini fileData PDF) as a document URL source', () => {
+    const out = openAIToAnthropicRequest(
+      {
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'file', file: { file_url: 'https://x.test/a.pdf', mime_type: 'application/pdf' } },
+              { type: 'text', text: 'sum up' },
+            ],
+          },
+        ],
+      },
+      { defaultMaxTokens: 100 },
+    );
+    expect(out.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'document', source: { type: 'url', url: 'https://x.test/a.pdf' } },
+          { type: 'text', text: 'sum up' },
+        ],
+      },
+    ]);
+  });
+
   const opts = { defaultMaxTokens: 4096 };
 
   it('moves system and developer messages up, merges same-role turns and maps parameters', () => {

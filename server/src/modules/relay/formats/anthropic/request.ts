@@ -78,10 +78,12 @@ function userMessages(content: unknown): JsonMap[] {
         tool_call_id: asString(block.tool_use_id) ?? '',
         content: blocksText(block.content, '\n'),
       });
-      // A tool message holds text only: images a tool returned ride along in the user message.
+      // A tool message holds text only: images and documents a tool returned ride along in the
+      // user message.
       for (const inner of asArray(block.content)) {
-        const part = mediaPart(asObject(inner));
-        if (part && part.type === 'image_url') parts.push(part);
+        const innerBlock = asObject(inner);
+        const part = innerBlock.type === 'text' ? null : mediaPart(innerBlock);
+        if (part) parts.push(part);
       }
     } else {
       const part = mediaPart(block);
@@ -268,8 +270,12 @@ function contentBlocks(content: unknown): JsonMap[] {
     } else if (part.type === 'file') {
       const file = asObject(part.file);
       const data = /^data:([^;,]+);base64,(.*)$/s.exec(asString(file.file_data) ?? '');
+      // `file_url` (a PDF by URL from a Gemini fileData part) is the hub's own, not chat's.
+      const url = asString(file.file_url);
       if (data)
         blocks.push({ type: 'document', source: { type: 'base64', media_type: data[1], data: data[2] } });
+      else if (url !== undefined && /^https?:\/\//i.test(url))
+        blocks.push({ type: 'document', source: { type: 'url', url } });
     }
   }
   return blocks;

@@ -96,6 +96,51 @@ describe('geminiToOpenAIRequest', () => {
     ]);
   });
 
+  it('passes a fileData that is not an image as a file by URL (read by the Anthropic conversion)', () => {
+    const out = geminiToOpenAIRequest(
+      {
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              {
+                fileData: { mimeType: 'application/pdf', fileUri: 'https://x.test/a.pdf', displayName: 'a' },
+              },
+              { file_data: { file_uri: 'https://x.test/b.pdf' } },
+              { fileData: { fileUri: 'https://x.test/c.png' } },
+            ],
+          },
+        ],
+      },
+      'm',
+      false,
+    );
+    expect(out.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'file',
+            file: { file_url: 'https://x.test/a.pdf', mime_type: 'application/pdf', filename: 'a' },
+          },
+          { type: 'file', file: { file_url: 'https://x.test/b.pdf', mime_type: 'application/pdf' } },
+          { type: 'image_url', image_url: { url: 'https://x.test/c.png' } },
+        ],
+      },
+    ]);
+    // And back to Gemini as the same fileData.
+    expect(openAIToGeminiRequest({ messages: out.messages }).contents).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { fileData: { mimeType: 'application/pdf', fileUri: 'https://x.test/a.pdf' } },
+          { fileData: { mimeType: 'application/pdf', fileUri: 'https://x.test/b.pdf' } },
+          { fileData: { mimeType: 'image/png', fileUri: 'https://x.test/c.png' } },
+        ],
+      },
+    ]);
+  });
+
   it('turns function calls and responses into tool_calls and tool messages with matching ids', () => {
     const out = geminiToOpenAIRequest(
       {

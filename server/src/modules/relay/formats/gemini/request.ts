@@ -93,7 +93,15 @@ function userPartToOpenAI(part: JsonMap): JsonMap | undefined {
   const fileData = pick(part, 'fileData');
   if (isObject(fileData)) {
     const uri = str(pick(fileData, 'fileUri'));
-    if (uri !== undefined) return { type: 'image_url', image_url: { url: uri } };
+    if (uri === undefined) return undefined;
+    const mimeType = str(pick(fileData, 'mimeType')) ?? guessMimeType(uri);
+    if (mimeType.startsWith('image/')) return { type: 'image_url', image_url: { url: uri } };
+    // Chat has no file by URL: `file_url` is the hub's own, read by the Anthropic conversion (a
+    // document URL); a channel that cannot take it refuses the part before conversion.
+    const file: JsonMap = { file_url: uri, mime_type: mimeType };
+    const name = str(pick(fileData, 'displayName'));
+    if (name !== undefined) file.filename = name;
+    return { type: 'file', file };
   }
   return undefined;
 }
@@ -367,9 +375,17 @@ function contentToGeminiParts(content: Json | undefined): JsonMap[] {
         parts.push({ inlineData: { mimeType: `audio/${str(audio.format) ?? 'wav'}`, data } });
       }
     } else if (type === 'file') {
-      const fileData = str(asObject(part.file).file_data);
-      const converted = fileData === undefined ? undefined : urlPart(fileData);
-      if (converted) parts.push(converted);
+      const file = asObject(part.file);
+      const fileData = str(file.file_data);
+      const fileUrl = str(file.file_url);
+      if (fileData !== undefined) {
+        const converted = urlPart(fileData);
+        if (converted) parts.push(converted);
+      } else if (fileUrl !== undefined) {
+        parts.push({
+          fileData: { mimeType: str(file.mime_type) ?? guessMimeType(fileUrl), fileUri: fileUrl },
+        });
+      }
     }
   }
   return parts;
