@@ -166,6 +166,10 @@ describe('token payload', () => {
       group: 'vip',
       rpm_limit: 30,
       concurrency_limit: 2,
+      user_id: 1,
+      accessed_time: 0,
+      tpm_limit: 0,
+      budget: null,
     };
     expect(tokenFormOf(token)).toMatchObject({
       expiry: '',

@@ -1,37 +1,14 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { Budget } from '../budgets/budget-rules';
+import type { Page, Schemas } from '../../api/wire';
 
-/** A token as `/api/token` lists it: the key masked; the full key comes only from `POST /{id}/key`. */
-export interface Token {
-  id: number;
-  user_id?: number;
-  name: string;
-  key: string;
-  status: number;
-  created_time: number;
-  accessed_time?: number;
-  expired_time: number;
-  remain_quota: number;
-  used_quota: number;
-  unlimited_quota: boolean;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-  /** Requests per minute, tokens per minute, requests in flight (0 = no limit). */
-  rpm_limit?: number;
-  tpm_limit?: number;
-  concurrency_limit?: number;
-  /** Caps per day, week and month (0 = none); null = no budget. */
-  budget?: Budget | null;
-}
+/**
+ * A token as `/api/token` lists it: the key masked; the full key comes only from `POST /{id}/key`.
+ * `budget`: caps per day, week and month (0 = none); null = no budget.
+ */
+export type Token = Omit<Schemas['TokenView'], 'budget'> & { budget: Budget | null };
 
-export interface TokenPage {
-  items: Token[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type TokenPage = Page<Token>;
 
 export interface TokenListArgs {
   keyword: string;

@@ -21,6 +21,12 @@ function makeToken(id: number, fields: Partial<Token> = {}): Token {
     model_limits: '',
     allow_ips: '',
     group: '',
+    user_id: 7,
+    accessed_time: 0,
+    rpm_limit: 0,
+    tpm_limit: 0,
+    concurrency_limit: 0,
+    budget: null,
     ...fields,
   };
 }

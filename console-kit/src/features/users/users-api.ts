@@ -1,40 +1,14 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { Budget } from '../budgets/budget-rules';
+import type { ApiData, Page, Schemas } from '../../api/wire';
 
-/** A user as the admin list and `GET /api/user/{id}` return it (never a password or access token). */
-export interface AdminUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  inviter_id: number;
-  github_id: string;
-  oidc_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  created_at?: number;
-  /** Set when the account was deregistered (soft-deleted). */
-  DeletedAt: string | null;
-  /** Caps per day, week and month (0 = none); null = no budget. */
-  budget?: Budget | null;
-}
+/**
+ * A user as the admin list and `GET /api/user/{id}` return it (never a password or access token).
+ * `DeletedAt` is set when the account was deregistered; `budget`: caps per period, null = none.
+ */
+export type AdminUser = Omit<Schemas['UserView'], 'budget'> & { budget: Budget | null };
 
-export interface UserPage {
-  items: AdminUser[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type UserPage = Page<AdminUser>;
 
 export interface UserListArgs {
   keyword: string;
@@ -66,11 +40,7 @@ export interface UpdateUserPayload {
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete' | 'add_quota';
 
-export interface ManageResult {
-  status: number;
-  role: number;
-  quota?: number;
-}
+export type ManageResult = ApiData<'/api/user/manage', 'post'>;
 
 /** The list call: plain paging when nothing is searched for, else the search endpoint (same shape). */
 export function userListUrl({ keyword, group, page, pageSize }: UserListArgs): string {

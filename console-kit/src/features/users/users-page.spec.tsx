@@ -28,6 +28,10 @@ function makeUser(id: number, fields: Partial<AdminUser> = {}): AdminUser {
     telegram_id: '',
     linux_do_id: '',
     DeletedAt: null,
+    aff_code: '',
+    setting: '',
+    created_at: 0,
+    budget: null,
     ...fields,
   };
 }
