@@ -54,6 +54,7 @@ const FLUSH_MS = 1000;
 const FLUSH_AT = 64;
 const INSERT_CHUNK = 50;
 const PURGE_EVERY_MS = 3600_000;
+const FIRST_PURGE_MS = 60_000;
 /** A stream is captured up to this many times the stored cap (it is reassembled into much less). */
 const CAPTURE_FACTOR = 16;
 const CAPTURE_MAX = 32 * 1024 * 1024;
@@ -77,6 +78,7 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
   private reloadTimer: NodeJS.Timeout | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
   private purgeTimer: NodeJS.Timeout | null = null;
+  private firstPurge: NodeJS.Timeout | null = null;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -104,16 +106,18 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
     );
     this.syncTimer.unref();
     if (this.config.nodeType === 'master') {
-      this.purgeTimer = setInterval(
-        () => void this.purge().catch((err: Error) => this.logger.warn(`purge failed: ${err.message}`)),
-        PURGE_EVERY_MS,
-      );
+      const purge = () =>
+        void this.purge().catch((err: Error) => this.logger.warn(`purge failed: ${err.message}`));
+      // Once soon after the start (a node restarted more often than hourly still purges), then hourly.
+      this.firstPurge = setTimeout(purge, FIRST_PURGE_MS);
+      this.firstPurge.unref();
+      this.purgeTimer = setInterval(purge, PURGE_EVERY_MS);
       this.purgeTimer.unref();
     }
   }
 
   async onModuleDestroy(): Promise<void> {
-    for (const t of [this.reloadTimer, this.timer]) if (t) clearTimeout(t);
+    for (const t of [this.reloadTimer, this.timer, this.firstPurge]) if (t) clearTimeout(t);
     for (const t of [this.syncTimer, this.purgeTimer]) if (t) clearInterval(t);
     await this.flush();
   }
@@ -347,12 +351,10 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
     const admin = me.role >= Role.Admin;
     if (!admin && !this.options.bool('ContentLogUserViewEnabled'))
       throw forbidden('content_log_view_forbidden');
-    const log = await this.ds
-      .getRepository(LogEntry)
-      .findOne({
-        where: { id: logId },
-        select: { id: true, user_id: true, request_id: true, created_at: true },
-      });
+    const log = await this.ds.getRepository(LogEntry).findOne({
+      where: { id: logId },
+      select: { id: true, user_id: true, request_id: true, created_at: true },
+    });
     if (!log || (!admin && log.user_id !== me.id) || !log.request_id) throw fail('content_log_not_found');
     const row = await this.ds
       .createQueryBuilder()
