@@ -34,6 +34,7 @@ function entry(id: number, other: Record<string, unknown>): LogEntry {
     use_time: 1,
     is_stream: false,
     group: 'default',
+    ip: '',
     request_id: `req-${id}`,
     other: JSON.stringify(other),
   };

@@ -1,43 +1,16 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import type { Page, Schemas } from '../../api/wire';
 
-/** A usage log row as `GET /api/log/` (admin) or `/api/log/self/` returns it (docs/api-logs.md). */
-export interface LogEntry {
-  id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  user_id: number;
-  username: string;
-  token_id: number;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  use_time: number;
-  is_stream: boolean;
-  group: string;
-  ip?: string;
-  request_id?: string;
-  other: string;
-  /** Admin list only. */
-  channel?: number;
-  channel_name?: string;
-  node_name?: string;
-}
+/**
+ * A usage log row as `GET /api/log/self/` returns it (docs/api-logs.md); the admin list (`GET /api/log/`)
+ * adds the channel and the node.
+ */
+export type LogEntry = Schemas['LogView'] &
+  Partial<Pick<Schemas['AdminLogView'], 'channel' | 'channel_name' | 'node_name'>>;
 
-export interface LogPage {
-  items: LogEntry[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type LogPage = Page<LogEntry>;
 
-export interface LogStat {
-  quota: number;
-  rpm: number;
-  tpm: number;
-}
+export type LogStat = Schemas['LogStat'];
 
 /** The filter form of the usage log; times are unix seconds, 0 = open. */
 export interface LogFilters {

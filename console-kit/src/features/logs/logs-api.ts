@@ -1,4 +1,5 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { Schemas } from '../../api/wire';
 import { logQueryParams, type LogFilters, type LogPage, type LogStat } from './log-rules';
 
 export interface LogListArgs {
@@ -9,12 +10,7 @@ export interface LogListArgs {
   pageSize: number;
 }
 
-export interface UserSummary {
-  username: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-}
+export type UserSummary = Schemas['UserSummary'];
 
 /** The admin list reads every user's logs; everyone else reads their own (`/self`). */
 export function logListUrl({ filters, admin, page, pageSize }: LogListArgs): string {

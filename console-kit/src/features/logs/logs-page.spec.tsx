@@ -32,6 +32,7 @@ function entry(id: number, fields: Partial<LogEntry> = {}): LogEntry {
     use_time: 120,
     is_stream: true,
     group: 'default',
+    ip: '',
     request_id: 'req-abc',
     other: JSON.stringify({
       frt: 4200,
