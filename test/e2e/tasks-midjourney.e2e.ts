@@ -258,7 +258,12 @@ describe('Midjourney-proxy relay', () => {
     const log = (await logsOf(t, alice.userId!)).at(-1)!;
     expect(log).toMatchObject({ type: 5, quota: 0, model_name: 'mj_imagine' });
     expect(log.content).toContain('Job action restricted');
-    expect(log.content).toContain(`${IMAGINE} quota refunded`);
+    expect(log.content).toContain(`已退还 ${IMAGINE} 额度`);
+    // Each reader gets the refund note in their own language.
+    const mine = await alice.get('/api/log/self/?type=5').set('Accept-Language', 'en').expect(200);
+    expect((mine.body.data.items as Array<{ content: string }>).map((row) => row.content)).toContainEqual(
+      expect.stringMatching(new RegExp(`failed: Job action restricted; ${IMAGINE} quota refunded$`)),
+    );
   });
 
   it('passes the proxy’s refusal codes through and refunds: 24 banned prompt, 23 queue full', async () => {

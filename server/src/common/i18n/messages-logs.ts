@@ -26,6 +26,15 @@ export const LOGS_MESSAGES = {
     en: 'The time granularity must be hour, day or week',
   },
   // Log texts: stored as key + parameters and rendered in the reader's language (log-text.ts).
+  log_text_in_progress: { zh: '进行中', en: 'In progress' },
+  log_text_task_refunded: {
+    zh: '{what} 失败：{reason}；已退还 {quota} 额度',
+    en: '{what} failed: {reason}; {quota} quota refunded',
+  },
+  log_text_task_refunded_no_reason: {
+    zh: '{what} 失败（原因未知）；已退还 {quota} 额度',
+    en: '{what} failed for an unknown reason; {quota} quota refunded',
+  },
   log_text_channel_auto_disabled: {
     zh: '渠道 #{id}（{name}）已被自动禁用：{reason}',
     en: 'Channel #{id} ({name}) was disabled automatically: {reason}',

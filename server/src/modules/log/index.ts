@@ -6,6 +6,7 @@ export { LogApiModule } from './log-api.module';
 export { applyLogFilter, parseLogFilter, text, timestamp } from './log-query';
 export type { LogFilter } from './log-query';
 export type { LogText } from './log-text';
+export { logTextColumns } from './log-text';
 export { LogModule } from './log.module';
 export { LogService } from './log.service';
 export { ContentLogModule } from './content/content-log.module';

@@ -23,6 +23,11 @@ describe('log texts', () => {
     expect(renderLogContent('旧文本', 'not json', 'en')).toBe('旧文本');
   });
 
+  it("shows a running call's or task's marker in the reader's language", () => {
+    expect(renderLogContent('in progress', '{"a":1}', 'en')).toBe('In progress');
+    expect(renderLogContent('in progress', '', 'zh')).toBe('进行中');
+  });
+
   it('leaves the key out of what readers see in other', () => {
     expect(withoutLogText('{"a":1,"content_i18n":{"key":"x"}}')).toBe('{"a":1}');
     expect(withoutLogText('{"content_i18n":{"key":"x"}}')).toBe('');

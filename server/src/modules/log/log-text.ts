@@ -42,6 +42,12 @@ function parseObject(other: string | null | undefined): Record<string, unknown> 
   }
 }
 
+/**
+ * What a consume-log row holds while its call or task still runs (the billing ledger's marker, which
+ * its recovery looks for); readers see it as words of their language.
+ */
+const IN_PROGRESS_CONTENT = 'in progress';
+
 /** The row's text in `lang`: rendered from its key when it has one, else the stored text as written. */
 export function renderLogContent(
   content: string | null | undefined,
@@ -54,6 +60,7 @@ export function renderLogContent(
       text.params && typeof text.params === 'object' ? (text.params as Record<string, unknown>) : {};
     return translate(text.key, lang, params);
   }
+  if (content === IN_PROGRESS_CONTENT) return translate('log_text_in_progress', lang);
   return content ?? '';
 }
 

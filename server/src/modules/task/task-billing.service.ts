@@ -12,6 +12,7 @@ import {
 import { fixedQuota } from '../billing';
 import { BudgetHold, BudgetService } from '../budget';
 import { OptionService } from '../option';
+import { logTextColumns, type LogText } from '../log';
 
 /**
  * What a task's settlement needs to know, kept with the task row from submission to its end (the
@@ -138,13 +139,28 @@ export class TaskBillingService {
     c: TaskCharge,
     type: LogDraft['type'],
     quota: number,
-    content: string,
+    text: string | LogText,
   ): LogDraft {
+    const other = {
+      group: c.group,
+      client_type: c.client_type,
+      model_ratio: 0,
+      model_price: c.model_price,
+      completion_ratio: 1,
+      group_ratio: c.group_ratio,
+      user_group_ratio: c.user_group_ratio,
+      platform: ref.platform,
+      action: ref.action,
+      task_id: ref.taskId,
+      admin_info: { use_channel: [ref.channelId] },
+    };
+    // A keyed text is stored rendered in Chinese plus its key, so each reader sees it in their language.
+    const columns = typeof text === 'string' ? { content: text, other } : logTextColumns(text, other);
     return {
       user_id: ref.userId,
       created_at: c.created_at,
       type,
-      content,
+      content: columns.content.slice(0, 2000),
       username: c.username,
       token_name: c.token_name,
       token_id: c.token_id,
@@ -158,19 +174,7 @@ export class TaskBillingService {
       group: c.group,
       ip: c.ip,
       request_id: c.request_id,
-      other: JSON.stringify({
-        group: c.group,
-        client_type: c.client_type,
-        model_ratio: 0,
-        model_price: c.model_price,
-        completion_ratio: 1,
-        group_ratio: c.group_ratio,
-        user_group_ratio: c.user_group_ratio,
-        platform: ref.platform,
-        action: ref.action,
-        task_id: ref.taskId,
-        admin_info: { use_channel: [ref.channelId] },
-      }),
+      other: JSON.stringify(columns.other),
     };
   }
 
@@ -242,10 +246,9 @@ export class TaskBillingService {
   refund(ref: TaskRef, c: TaskCharge, reason: string): void {
     this.budgets.release(c.budget);
     const what = `${ref.platform} ${ref.action}${ref.taskId ? ' ' + ref.taskId : ''}`;
-    const content = `${what} failed: ${reason || 'unknown reason'}; ${c.reserved} quota refunded`.slice(
-      0,
-      2000,
-    );
+    const content: LogText = reason
+      ? { key: 'log_text_task_refunded', params: { what, reason: reason.slice(0, 1500), quota: c.reserved } }
+      : { key: 'log_text_task_refunded_no_reason', params: { what, quota: c.reserved } };
     this.ledger.settle({
       hold: this.hold(ref.userId, c),
       channelId: ref.channelId,
