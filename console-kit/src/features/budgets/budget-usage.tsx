@@ -15,6 +15,12 @@ function PeriodLine({ usage, compact }: { usage: PeriodUsage; compact: boolean }
       : null,
     usage.request_cap ? t('usage.requests', { used: usage.requests_used, cap: usage.request_cap }) : null,
   ].filter(Boolean);
+  const left = [
+    usage.quota_remaining !== null
+      ? t('usage.quotaLeft', { value: formatQuota(usage.quota_remaining) })
+      : null,
+    usage.requests_remaining !== null ? t('usage.requestsLeft', { value: usage.requests_remaining }) : null,
+  ].filter(Boolean);
   const resets = t('usage.resets', { resets: usage.resets, zone: usage.zone });
   return (
     <Box data-testid={`budget-${usage.period}`}>
@@ -23,7 +29,7 @@ function PeriodLine({ usage, compact }: { usage: PeriodUsage; compact: boolean }
         {!compact && (
           <Typography variant="caption" color="text.secondary" component="span">
             {' '}
-            · {resets}
+            · {left.join(' · ')} · {resets}
           </Typography>
         )}
       </Typography>
@@ -32,7 +38,7 @@ function PeriodLine({ usage, compact }: { usage: PeriodUsage; compact: boolean }
         value={usedPercent(usage)}
         color={usageColor(usage)}
         aria-label={`${t(`current.${usage.period}`)} ${usedPercent(usage)}%`}
-        title={resets}
+        title={[...left, resets].join(' · ')}
         sx={{ height: compact ? 4 : 6, borderRadius: 1 }}
       />
     </Box>

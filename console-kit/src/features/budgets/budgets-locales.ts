@@ -15,6 +15,8 @@ export const budgetsLocales = {
     usage: {
       quota: '额度 {{used}} / {{cap}}',
       requests: '请求 {{used}} / {{cap}} 次',
+      quotaLeft: '剩余额度 {{value}}',
+      requestsLeft: '剩余 {{value}} 次',
       resets: '{{resets}}（{{zone}}）重置',
       none: '未设置周期预算',
       user: '我的预算',
@@ -46,6 +48,8 @@ export const budgetsLocales = {
     usage: {
       quota: 'Quota {{used}} / {{cap}}',
       requests: 'Requests {{used}} / {{cap}}',
+      quotaLeft: '{{value}} quota left',
+      requestsLeft: '{{value}} requests left',
       resets: 'resets {{resets}} ({{zone}})',
       none: 'No periodic budget',
       user: 'My budget',
