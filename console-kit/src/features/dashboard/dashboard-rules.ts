@@ -1,4 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import type { Schemas } from '../../api/wire';
 import {
   formatCurrency,
   formatShortNumber,
@@ -6,15 +7,11 @@ import {
   type QuotaDisplayOptions,
 } from '../../format/quota';
 
-/** One point of `GET /api/data/` or `/api/data/self`: usage of one model in one time bucket. */
-export interface UsagePoint {
-  model_name: string;
-  /** Start of the bucket, unix seconds (server time zone). */
-  created_at: number;
-  count: number;
-  quota: number;
-  token_used: number;
-}
+/**
+ * One point of `GET /api/data/` or `/api/data/self`: usage of one model in one time bucket; `created_at`
+ * is the bucket's start, unix seconds (server time zone).
+ */
+export type UsagePoint = Schemas['QuotaPoint'];
 
 export const GRANULARITIES = ['hour', 'day', 'week'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];

@@ -6,35 +6,16 @@ import type {
 } from '@simplewebauthn/browser';
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { SessionUser } from '../../api/api-types';
-import type { ApiData, Schemas } from '../../api/wire';
+import type { ApiData, Page, Schemas } from '../../api/wire';
 
 /** `GET /api/user/2fa`. */
 export type TwoFactorStatus = ApiData<'/api/user/2fa', 'get'>;
 
 export type TotpSetup = Schemas['TotpSetup'];
 
-export interface AuditEntry {
-  id: number;
-  created_at: number;
-  actor_id: number;
-  actor_name: string;
-  actor_role: number;
-  action: string;
-  target_type: string;
-  target_id: string;
-  target_name: string;
-  ip: string;
-  changes: Record<string, { from?: unknown; to?: unknown; secret?: true }> | null;
-  summary: string;
-  request_id: string;
-}
+export type AuditEntry = Schemas['AuditView'];
 
-export interface AuditPage {
-  items: AuditEntry[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type AuditPage = Page<AuditEntry>;
 
 export interface AuditFilter {
   p: number;
