@@ -394,7 +394,7 @@ export class RelayRoutes {
       if (token.modelLimits) names = [...token.modelLimits];
       else {
         const group = token.group || user.group;
-        const groups = group === 'auto' ? (this.options.json<string[]>('AutoGroups') ?? []) : [group];
+        const groups = group === 'auto' ? this.options.json<string[]>('AutoGroups') : [group];
         const set = new Set<string>();
         for (const g of groups) for (const m of this.cache.channels.tiers.get(g)?.keys() ?? []) set.add(m);
         names = [...set].sort();
@@ -429,7 +429,7 @@ export class RelayRoutes {
     const inbound = this.inbound(call, 'openai', 'chat', null, false);
     try {
       const { token } = await this.admission.caller(inbound.key, inbound.ip);
-      const unit = this.options.num('QuotaPerUnit') || 500000;
+      const unit = this.options.num('QuotaPerUnit');
       const user = await this.ds.getRepository(User).findOne({ where: { id: token.userId }, select: { id: true, quota: true, used_quota: true } });
       if (!user) throw relayFail(401, 'relay_invalid_key');
       const byToken = this.options.bool('DisplayTokenStatEnabled');

@@ -33,7 +33,7 @@ export class StatusService {
       enable_task: o.bool('TaskEnabled'),
       enable_data_export: o.bool('DataExportEnabled'),
       chats,
-      pay_methods: o.json('PayMethods') ?? [],
+      pay_methods: o.json('PayMethods'),
       data_export_default_time: o.get('DataExportDefaultTime'),
       default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),
       mj_notify_enabled: o.bool('MjNotifyEnabled'),

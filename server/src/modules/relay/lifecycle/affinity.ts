@@ -97,7 +97,7 @@ export class ChannelAffinity {
 
   /** Remembers the channel that serves the session now (renewing its time to live). */
   remember(session: string, target: AffinityTarget): void {
-    const ttl = Math.max(1, this.options.num('channel_affinity.ttl_seconds') || 3600);
+    const ttl = this.options.num('channel_affinity.ttl_seconds');
     const client = this.redis.client;
     if (client) {
       client
@@ -135,7 +135,7 @@ export class ChannelAffinity {
       const s = Array.isArray(v) ? v[0] : v;
       return typeof s === 'string' && s.trim() ? s.trim() : null;
     };
-    for (const rule of this.options.json<AffinityRule[]>('channel_affinity.rules') ?? []) {
+    for (const rule of this.options.json<AffinityRule[]>('channel_affinity.rules')) {
       if (!rule || typeof rule !== 'object') continue;
       if (rule.format && rule.format !== req.format) continue;
       if (rule.mode && rule.mode !== req.mode) continue;
@@ -146,7 +146,7 @@ export class ChannelAffinity {
     }
     if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key)
       return `pck:${body.prompt_cache_key}`;
-    for (const name of this.options.json<string[]>('channel_affinity.headers') ?? []) {
+    for (const name of this.options.json<string[]>('channel_affinity.headers')) {
       const value = typeof name === 'string' ? header(name) : null;
       if (value) return `hdr:${value}`;
     }
