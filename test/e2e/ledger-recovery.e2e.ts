@@ -80,7 +80,11 @@ describe('reservations left open by a stopped process', () => {
     for (const r of closed) {
       expect(r.type).toBe(5);
       expect(Number(r.quota)).toBe(0);
-      expect(r.content).toMatch(/^interrupted: .* reserved quota refunded$/);
+      expect(r.content).toMatch(/^已中断：网关在这次调用结束前停止；已退还预扣的 \d+ 额度$/);
+      // The note is kept as a key for readers of other languages, next to what other held before.
+      const other = JSON.parse(r.other ?? '{}') as { hold_token?: unknown; content_i18n?: { key: string } };
+      expect(other.content_i18n?.key).toBe('log_text_call_interrupted');
+      expect(other.hold_token).toBeDefined();
     }
     // A task's hold is "in progress" too, but its task goes on upstream: the restart leaves it alone.
     const task = await ledger.reserve({ userId, tokenId: limited, tokenUnlimited: false }, 50, {

@@ -188,7 +188,12 @@ describe('relay: calls cut off by a stop', () => {
     const second = await startServerProcess({ ...db.env });
     children.push(second.child);
     const { logs } = await books(payer);
-    const interrupted = logs.filter((l) => (l.content ?? '').startsWith('interrupted:'));
+    // The recovery's note is a log message key, rendered per reader.
+    const interrupted = logs.filter(
+      (l) =>
+        (JSON.parse(l.other || '{}') as { content_i18n?: { key?: string } }).content_i18n?.key ===
+        'log_text_call_interrupted',
+    );
     expect(interrupted).toHaveLength(4);
     for (const l of interrupted) expect([l.type, Number(l.quota)]).toEqual([5, 0]);
     // The token's remaining quota is whole again: only what served calls cost is gone.

@@ -27,6 +27,10 @@ export const LOGS_MESSAGES = {
   },
   // Log texts: stored as key + parameters and rendered in the reader's language (log-text.ts).
   log_text_in_progress: { zh: '进行中', en: 'In progress' },
+  log_text_call_interrupted: {
+    zh: '已中断：网关在这次调用结束前停止；已退还预扣的 {quota} 额度',
+    en: 'Interrupted: the gateway stopped before this call finished; {quota} reserved quota refunded',
+  },
   log_text_task_refunded: {
     zh: '{what} 失败：{reason}；已退还 {quota} 额度',
     en: '{what} failed: {reason}; {quota} quota refunded',

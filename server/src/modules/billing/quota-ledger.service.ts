@@ -14,6 +14,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { Channel, LogEntry, LogType, QuotaData, Token, User } from '../../database/entities';
+import { logTextColumns } from '../log';
 import { OptionService } from '../option';
 
 /** The consume-log row of a request, minus what the ledger fills in. */
@@ -52,6 +53,23 @@ export class InsufficientQuota extends Error {
   constructor(readonly who: 'user' | 'token') {
     super(`insufficient ${who} quota`);
   }
+}
+
+/** The content and other columns of a call's log row closed by the recovery after a stop. */
+function interruptedText(
+  other: string | null | undefined,
+  reserved: number,
+): { content: string; other: string } {
+  let kept: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(other || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      kept = parsed as Record<string, unknown>;
+  } catch {
+    kept = {};
+  }
+  const columns = logTextColumns({ key: 'log_text_call_interrupted', params: { quota: reserved } }, kept);
+  return { content: columns.content, other: JSON.stringify(columns.other) };
 }
 
 /** The content of a reservation's consume-log row until its call settles. */
@@ -221,7 +239,8 @@ export class QuotaLedgerService
           .set({
             type: LogType.Error,
             quota: 0,
-            content: `interrupted: the gateway stopped before this call finished; ${reserved} reserved quota refunded`,
+            // Stored as a message key with its parameters: each reader sees it in their language.
+            ...interruptedText(row.other, reserved),
           })
           .where('id = :id AND content = :open', { id: row.id, open: IN_PROGRESS })
           .execute();
