@@ -471,6 +471,48 @@ describe('periodic budgets (one node)', () => {
     ]);
   });
 
+  it('a realtime response that fills a quota budget counts in full and ends the session; the next one is refused', async () => {
+    const { user, userId, token } = await fresh();
+    await setTokenBudget(user, token.id, { day: { quota: 100, requests: 0 } });
+    const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/v1/realtime?model=${RT_MODEL}`, {
+      headers: { Authorization: `Bearer ${token.key}`, 'accept-language': 'en' },
+    });
+    const events: Array<{ type: string; error?: { code?: string; message?: string } }> = [];
+    ws.on('message', (data, binary) => {
+      if (!binary) events.push(JSON.parse((data as Buffer).toString('utf8')) as (typeof events)[number]);
+    });
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    ws.send(JSON.stringify({ type: 'response.create', response: {} }));
+    expect(await closed).toBe(1008);
+    const error = events.find((e) => e.type === 'error');
+    expect(error?.error).toMatchObject({ code: 'budget_exhausted' });
+    expect(error?.error?.message).toMatch(/^Token daily budget exhausted: resets at .+ \(Asia\/Shanghai\)$/);
+    expect(events.some((e) => e.type === 'response.done')).toBe(true);
+    await settleAll([t]);
+    const logs = (await logsOf(t, userId)).filter((l) => l.type === 2);
+    expect(logs).toHaveLength(1);
+    expect(logs[0].quota).toBeGreaterThan(100);
+    expect(await counters(t, 'token', token.id)).toEqual([
+      expect.objectContaining({ quota: logs[0].quota, requests: 1 }),
+    ]);
+    const again = await new Promise<number>((resolve, reject) => {
+      const next = new WebSocket(`${t.url.replace(/^http/, 'ws')}/v1/realtime?model=${RT_MODEL}`, {
+        headers: { Authorization: `Bearer ${token.key}` },
+      });
+      next.once('open', () => {
+        next.terminate();
+        resolve(101);
+      });
+      next.once('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
+      next.once('error', reject);
+    });
+    expect(again).toBe(429);
+  });
+
   it('a group budget is shared by every call served in the group, and others are not touched', async () => {
     await mergeOption(root, 'GroupBudgets', { vip: { day: { quota: 0, requests: 3 } } });
     const a = await fresh();
