@@ -12,6 +12,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { PasswordFields } from '../../components/password-fields';
 import { useNavigate } from 'react-router';
 import type { SelfUser } from '../../api/api-types';
 import { describeApiError } from '../../api/describe-api-error';
@@ -65,24 +66,20 @@ function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void 
               helperText={t('password.originalHint')}
               fullWidth
             />
-            <TextField
-              label={t('password.new')}
-              name="new_password"
-              type="password"
-              autoComplete="new-password"
-              value={values.password}
-              onChange={(event) => set('password')(event.target.value)}
-              helperText={t('password.newHint')}
-              fullWidth
-            />
-            <TextField
-              label={t('password.confirm')}
-              name="confirm_password"
-              type="password"
-              autoComplete="new-password"
-              value={values.confirm}
-              onChange={(event) => set('confirm')(event.target.value)}
-              fullWidth
+            <PasswordFields
+              password={{
+                label: t('password.new'),
+                name: 'new_password',
+                value: values.password,
+                onChange: set('password'),
+                hint: t('password.newHint'),
+              }}
+              confirm={{
+                label: t('password.confirm'),
+                name: 'confirm_password',
+                value: values.confirm,
+                onChange: set('confirm'),
+              }}
             />
             {error && <Alert severity="error">{error}</Alert>}
           </Stack>

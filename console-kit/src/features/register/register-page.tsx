@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
+import { PasswordFields } from '../../components/password-fields';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -135,27 +136,22 @@ export function RegisterPage() {
                 helperText={fieldError('username') ?? t('usernameHint')}
                 fullWidth
               />
-              <TextField
-                label={t('password')}
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                value={values.password}
-                onChange={(event) => change('password')(event.target.value)}
-                error={fieldError('password') !== undefined}
-                helperText={fieldError('password') ?? t('passwordHint')}
-                fullWidth
-              />
-              <TextField
-                label={t('password2')}
-                name="password2"
-                type="password"
-                autoComplete="new-password"
-                value={values.password2}
-                onChange={(event) => change('password2')(event.target.value)}
-                error={fieldError('password2') !== undefined}
-                helperText={fieldError('password2')}
-                fullWidth
+              <PasswordFields
+                password={{
+                  label: t('password'),
+                  name: 'password',
+                  value: values.password,
+                  onChange: change('password'),
+                  error: fieldError('password'),
+                  hint: t('passwordHint'),
+                }}
+                confirm={{
+                  label: t('password2'),
+                  name: 'password2',
+                  value: values.password2,
+                  onChange: change('password2'),
+                  error: fieldError('password2'),
+                }}
               />
               {emailVerification && (
                 <>

@@ -19,6 +19,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { PasswordFields } from '../../components/password-fields';
 import { Navigate } from 'react-router';
 import { useGetSetupQuery, usePostSetupMutation } from '../../api/gatehouse-api';
 import { describeApiError, isApiError } from '../../api/describe-api-error';
@@ -160,27 +161,22 @@ export function SetupPage({ onInitialized = reloadPage }: SetupPageProps) {
                   helperText={fieldError('username') ?? t('admin.usernameHint')}
                   fullWidth
                 />
-                <TextField
-                  label={t('admin.password')}
-                  name="password"
-                  type="password"
-                  autoComplete="new-password"
-                  value={values.password}
-                  onChange={(event) => change('password')(event.target.value)}
-                  error={fieldError('password') !== undefined}
-                  helperText={fieldError('password') ?? t('admin.passwordHint')}
-                  fullWidth
-                />
-                <TextField
-                  label={t('admin.confirmPassword')}
-                  name="confirmPassword"
-                  type="password"
-                  autoComplete="new-password"
-                  value={values.confirmPassword}
-                  onChange={(event) => change('confirmPassword')(event.target.value)}
-                  error={fieldError('confirmPassword') !== undefined}
-                  helperText={fieldError('confirmPassword')}
-                  fullWidth
+                <PasswordFields
+                  password={{
+                    label: t('admin.password'),
+                    name: 'password',
+                    value: values.password,
+                    onChange: change('password'),
+                    error: fieldError('password'),
+                    hint: t('admin.passwordHint'),
+                  }}
+                  confirm={{
+                    label: t('admin.confirmPassword'),
+                    name: 'confirmPassword',
+                    value: values.confirmPassword,
+                    onChange: change('confirmPassword'),
+                    error: fieldError('confirmPassword'),
+                  }}
                 />
               </Stack>
             )}
