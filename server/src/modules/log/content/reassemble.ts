@@ -174,7 +174,8 @@ function gemini(list: Json[]): Json | null {
       .map(([index, c]) => ({ index, content: { role: 'model', parts: c.parts }, finishReason: c.finish })),
   };
   if (last.usageMetadata) out.usageMetadata = last.usageMetadata;
-  if (last.modelVersion) out.modelVersion = last.modelVersion;
+  const version = list.findLast((ev) => ev.modelVersion)?.modelVersion;
+  if (version) out.modelVersion = version;
   return out;
 }
 
