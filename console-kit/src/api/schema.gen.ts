@@ -3132,7 +3132,7 @@ export interface components {
              * @description channel type id (see GET /api/models)
              * @example 1
              */
-            type?: Record<string, never>;
+            type?: number;
             name?: string;
             /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
             key?: string;
@@ -3144,34 +3144,45 @@ export interface components {
              * @description comma list (an array of names is accepted too)
              * @example gpt-4o,gpt-4o-mini
              */
-            models?: Record<string, never>;
+            models?: string | string[];
             /**
              * @description comma list of groups
              * @example default,vip
              */
-            group?: Record<string, never>;
+            group?: string | string[];
             /** @description groups as a list (wins over group) */
-            groups?: string[];
+            groups?: string | string[];
             /** @description JSON object as text */
-            model_mapping?: Record<string, never>;
+            model_mapping?: string | {
+                [key: string]: unknown;
+            };
             /** @description JSON object as text */
-            status_code_mapping?: Record<string, never>;
+            status_code_mapping?: string | {
+                [key: string]: unknown;
+            };
             /** @description JSON object as text */
-            param_override?: Record<string, never>;
+            param_override?: string | {
+                [key: string]: unknown;
+            };
             /** @description JSON object as text */
-            setting?: Record<string, never>;
-            /** @description integer ≥ -999 */
-            priority?: Record<string, never>;
-            /** @description integer ≥ 0 */
-            weight?: Record<string, never>;
+            setting?: string | {
+                [key: string]: unknown;
+            };
+            /** @example 0 */
+            priority?: number;
+            /** @example 0 */
+            weight?: number;
             tag?: Record<string, never>;
             test_model?: Record<string, never>;
-            /** @description 1 or 0 (default 1) */
-            auto_ban?: Record<string, never>;
+            /**
+             * @description 1 or 0 (default 1; true and false are accepted)
+             * @enum {integer}
+             */
+            auto_ban?: 0 | 1;
             /** @description 1 enabled, 2 disabled (3 automatically disabled) */
             status?: Record<string, never>;
             /** @description 0 = no limit */
-            max_input_tokens?: Record<string, never>;
+            max_input_tokens?: number;
             /**
              * @description batch: one channel per non-empty key line
              * @enum {string}
@@ -3198,7 +3209,7 @@ export interface components {
              * @description channel type id (see GET /api/models)
              * @example 1
              */
-            type?: Record<string, never>;
+            type?: number;
             name?: string;
             /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
             key?: string;
@@ -3210,34 +3221,45 @@ export interface components {
              * @description comma list (an array of names is accepted too)
              * @example gpt-4o,gpt-4o-mini
              */
-            models?: Record<string, never>;
+            models?: string | string[];
             /**
              * @description comma list of groups
              * @example default,vip
              */
-            group?: Record<string, never>;
+            group?: string | string[];
             /** @description groups as a list (wins over group) */
-            groups?: string[];
+            groups?: string | string[];
             /** @description JSON object as text */
-            model_mapping?: Record<string, never>;
+            model_mapping?: string | {
+                [key: string]: unknown;
+            };
             /** @description JSON object as text */
-            status_code_mapping?: Record<string, never>;
+            status_code_mapping?: string | {
+                [key: string]: unknown;
+            };
             /** @description JSON object as text */
-            param_override?: Record<string, never>;
+            param_override?: string | {
+                [key: string]: unknown;
+            };
             /** @description JSON object as text */
-            setting?: Record<string, never>;
-            /** @description integer ≥ -999 */
-            priority?: Record<string, never>;
-            /** @description integer ≥ 0 */
-            weight?: Record<string, never>;
+            setting?: string | {
+                [key: string]: unknown;
+            };
+            /** @example 0 */
+            priority?: number;
+            /** @example 0 */
+            weight?: number;
             tag?: Record<string, never>;
             test_model?: Record<string, never>;
-            /** @description 1 or 0 (default 1) */
-            auto_ban?: Record<string, never>;
+            /**
+             * @description 1 or 0 (default 1; true and false are accepted)
+             * @enum {integer}
+             */
+            auto_ban?: 0 | 1;
             /** @description 1 enabled, 2 disabled (3 automatically disabled) */
             status?: Record<string, never>;
             /** @description 0 = no limit */
-            max_input_tokens?: Record<string, never>;
+            max_input_tokens?: number;
             id: number;
         };
         ChannelIdsDto: {

@@ -1,18 +1,56 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
 import { Allow, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
+import { fail } from '../../common/app-error';
+import { INT32_MAX } from '../../common/ids';
+import { Field, type FieldRule } from '../../common/validation';
+import {
+  checkGroups,
+  checkJsonObject,
+  checkModels,
+  checkPriority,
+  checkWeight,
+  JSON_FIELDS,
+  PRIORITY_MIN,
+} from './channel-rules';
+import { CHANNEL_TYPES } from './channel-types';
+
+const channelFieldInvalid = (field: string, reason: string) =>
+  fail('channel_field_invalid', { field, reason });
+
+/** A JSON object, as text or as an object ('' clears it); checked by the rule of channel-rules.ts. */
+const JsonObjectField = (field: (typeof JSON_FIELDS)[number], description = 'JSON object as text') =>
+  Field((v) => checkJsonObject({ [field]: v }, field), {
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+    description,
+  });
+
+/** A comma list, or a list of names; checked by the rule of channel-rules.ts. */
+const ListField = (check: FieldRule, description: string, example?: string) =>
+  Field(check, {
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    description,
+    ...(example ? { example } : {}),
+  });
 
 /**
- * The writable channel fields. Text fields are type-checked here; the rules with the spec's messages
- * (required name/key/models, JSON objects, priority, weight, lengths) live in channel-rules.ts, so
- * fields whose wrong type must answer such a message are only whitelisted (`@Allow`).
+ * The writable channel fields, each with its schema and its rule with the spec's message
+ * (channel-rules.ts). What needs the whole body (required name/key/models on create, the status a
+ * create may set) is checked on write.
  */
 export class ChannelFieldsDto extends ScopedLimitsDto {
-  @ApiPropertyOptional({ description: 'channel type id (see GET /api/models)', example: 1 })
-  @Allow()
-  type?: unknown;
+  @Field(
+    (v) => {
+      if (typeof v !== 'number' || !Number.isInteger(v) || !CHANNEL_TYPES[v])
+        throw fail('channel_type_invalid');
+    },
+    { type: 'integer', description: 'channel type id (see GET /api/models)', example: 1 },
+  )
+  type?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() name?: string;
-  @ApiPropertyOptional({ description: 'write-only; empty on update keeps the stored key; batch mode: one per line' })
+  @ApiPropertyOptional({
+    description: 'write-only; empty on update keeps the stored key; batch mode: one per line',
+  })
   @IsOptional()
   @IsString()
   key?: string;
@@ -20,26 +58,50 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
     string | null;
   @ApiPropertyOptional() @IsOptional() @IsString() other?: string | null;
   @ApiPropertyOptional() @IsOptional() @IsString() openai_organization?: string | null;
-  @ApiPropertyOptional({ description: 'comma list (an array of names is accepted too)', example: 'gpt-4o,gpt-4o-mini' })
-  @Allow()
-  models?: unknown;
-  @ApiPropertyOptional({ description: 'comma list of groups', example: 'default,vip' }) @Allow() group?: unknown;
-  @ApiPropertyOptional({ description: 'groups as a list (wins over group)', type: [String] }) @Allow() groups?: unknown;
-  @ApiPropertyOptional({ description: 'JSON object as text' }) @Allow() model_mapping?: unknown;
-  @ApiPropertyOptional({ description: 'JSON object as text' }) @Allow() status_code_mapping?: unknown;
-  @ApiPropertyOptional({ description: 'JSON object as text' }) @Allow() param_override?: unknown;
-  @ApiPropertyOptional({ description: 'JSON object as text' }) @Allow() setting?: unknown;
-  @ApiPropertyOptional({ description: 'integer ≥ -999' }) @Allow() priority?: unknown;
-  @ApiPropertyOptional({ description: 'integer ≥ 0' }) @Allow() weight?: unknown;
+  @ListField(
+    (v) => checkModels({ models: v }),
+    'comma list (an array of names is accepted too)',
+    'gpt-4o,gpt-4o-mini',
+  )
+  models?: string | string[];
+  @ListField((v) => checkGroups({ group: v }), 'comma list of groups', 'default,vip')
+  group?: string | string[];
+  @ListField((v) => checkGroups({ groups: v }), 'groups as a list (wins over group)')
+  groups?: string | string[];
+  @JsonObjectField('model_mapping') model_mapping?: string | Record<string, unknown>;
+  @JsonObjectField('status_code_mapping') status_code_mapping?: string | Record<string, unknown>;
+  @JsonObjectField('param_override') param_override?: string | Record<string, unknown>;
+  @JsonObjectField('setting') setting?: string | Record<string, unknown>;
+  @Field(checkPriority, { type: 'integer', minimum: PRIORITY_MIN, example: 0 }) priority?: number;
+  @Field(checkWeight, { type: 'integer', minimum: 0, maximum: INT32_MAX, example: 0 }) weight?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() tag?: string | null;
   @ApiPropertyOptional() @IsOptional() @IsString() test_model?: string | null;
-  @ApiPropertyOptional({ description: '1 or 0 (default 1)' }) @Allow() auto_ban?: unknown;
-  @ApiPropertyOptional({ description: '1 enabled, 2 disabled (3 automatically disabled)' }) @Allow() status?: unknown;
-  @ApiPropertyOptional({ description: '0 = no limit' }) @Allow() max_input_tokens?: unknown;
+  @Field(
+    (v) => {
+      if (v !== true && v !== false && v !== 1 && v !== 0)
+        throw channelFieldInvalid('auto_ban', 'must be 0 or 1');
+    },
+    { type: 'integer', enum: [0, 1], description: '1 or 0 (default 1; true and false are accepted)' },
+  )
+  auto_ban?: number | boolean;
+  @ApiPropertyOptional({ description: '1 enabled, 2 disabled (3 automatically disabled)' })
+  @Allow()
+  status?: unknown;
+  @Field(
+    (v) => {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > INT32_MAX)
+        throw channelFieldInvalid('max_input_tokens', 'must be a non-negative integer');
+    },
+    { type: 'integer', minimum: 0, maximum: INT32_MAX, description: '0 = no limit' },
+  )
+  max_input_tokens?: number;
 }
 
 export class CreateChannelDto extends ChannelFieldsDto {
-  @ApiPropertyOptional({ enum: ['single', 'batch'], description: 'batch: one channel per non-empty key line' })
+  @ApiPropertyOptional({
+    enum: ['single', 'batch'],
+    description: 'batch: one channel per non-empty key line',
+  })
   @IsOptional()
   @IsIn(['single', 'batch'])
   mode?: 'single' | 'batch';
@@ -66,7 +128,9 @@ export class EditTagDto extends TagDto {
   @IsOptional()
   @IsString()
   new_tag?: string | null;
-  @ApiPropertyOptional({ description: 'JSON object as text; empty = unchanged' }) @Allow() model_mapping?: unknown;
+  @ApiPropertyOptional({ description: 'JSON object as text; empty = unchanged' })
+  @Allow()
+  model_mapping?: unknown;
   @ApiPropertyOptional({ description: 'comma list or list; empty = unchanged' }) @Allow() models?: unknown;
   @ApiPropertyOptional({ description: 'comma list or list; empty = unchanged' }) @Allow() groups?: unknown;
   @ApiPropertyOptional({ description: 'integer ≥ -999; empty = unchanged' }) @Allow() priority?: unknown;
