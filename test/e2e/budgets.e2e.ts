@@ -539,6 +539,52 @@ describe('periodic budgets (one node)', () => {
     await putOption(root, 'GroupBudgets', '{}');
   });
 
+  it('the hold of a relay call interrupted by a stop is given back at the next start; settled calls leave none', async () => {
+    const { user, userId, token } = await fresh();
+    const budget = { day: { quota: 200, requests: 3 } };
+    await setTokenBudget(user, token.id, budget);
+    const holds = async () => {
+      const rows: Array<{ n: string | number }> = await t.ds.query('SELECT COUNT(*) AS n FROM budget_holds');
+      return Number(rows[0].n);
+    };
+    expect((await chat(t.url, token.key)).status).toBe(200);
+    const failed = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: '[[status=500]] fail' }],
+      }),
+    });
+    expect(failed.status).toBe(500);
+    await settleAll([t]);
+    expect(await holds()).toBe(0);
+    // A call admitted when the process stopped: its hold was written with its admission.
+    const party = {
+      token: { id: token.id, budget },
+      user: { id: userId, budget: null } as never,
+      group: 'default',
+    };
+    const hold = await budgets.admit(party, () => FIXED, true);
+    expect(hold?.id).toEqual(expect.any(Number));
+    expect(await holds()).toBe(1);
+    expect(await counters(t, 'token', token.id)).toEqual([
+      expect.objectContaining({ quota: 2 * FIXED, requests: 2 }),
+    ]);
+    expect(await budgets.recoverInterrupted(Math.floor(Date.now() / 1000) + 1)).toBe(1);
+    expect(await holds()).toBe(0);
+    expect(await counters(t, 'token', token.id)).toEqual([
+      expect.objectContaining({ quota: FIXED, requests: 1 }),
+    ]);
+    // Given back once: a second pass and a late settlement of the same hold change nothing.
+    expect(await budgets.recoverInterrupted(Math.floor(Date.now() / 1000) + 1)).toBe(0);
+    budgets.release(hold);
+    await budgets.flush();
+    expect(await counters(t, 'token', token.id)).toEqual([
+      expect.objectContaining({ quota: FIXED, requests: 1 }),
+    ]);
+  });
+
   it('a counter row removed by hand is created again: the next call is admitted and counted', async () => {
     const { user, token } = await fresh();
     await setTokenBudget(user, token.id, { day: { quota: 0, requests: 5 } });

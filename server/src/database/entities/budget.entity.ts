@@ -1,4 +1,4 @@
-import { Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn } from '../columns';
 
 /**
@@ -14,4 +14,13 @@ export class BudgetUsage {
   @BigIntColumn() quota!: number;
   @BigIntColumn() requests!: number;
   @BigIntColumn({ name: 'updated_at' }) updated_at!: number;
+}
+
+/** The budget hold of a relay call in flight (JSON of its counters and amount), until it settles. */
+@Entity('budget_holds')
+export class BudgetHoldRow {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ name: 'node_name', type: 'varchar', length: 64, default: '' }) node_name!: string;
+  @BigIntColumn({ name: 'created_at' }) created_at!: number;
+  @Column({ type: 'text' }) hold!: string;
 }

@@ -1,4 +1,4 @@
-import { BudgetUsage } from './budget.entity';
+import { BudgetHoldRow, BudgetUsage } from './budget.entity';
 import { Ability, Channel } from './channel.entity';
 import { LogEntry } from './log.entity';
 import { QuotaData, Setup, VerificationCode } from './misc.entity';
@@ -43,4 +43,5 @@ export const ENTITIES = [
   UserTotp,
   Passkey,
   BudgetUsage,
+  BudgetHoldRow,
 ];

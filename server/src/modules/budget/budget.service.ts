@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isTimeZone, offsetAt, Period, PERIODS, periodBounds, serverTimeZone } from '../../common/calendar';
@@ -7,7 +7,7 @@ import { Lang, MessageKey, translate } from '../../common/i18n/messages';
 import { SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { BudgetUsage } from '../../database/entities';
+import { BudgetHoldRow, BudgetUsage } from '../../database/entities';
 import { MailService } from '../mail';
 import { OptionService } from '../option';
 import { parseSetting } from '../user';
@@ -32,6 +32,8 @@ export interface BudgetKey {
 export interface BudgetHold {
   keys: BudgetKey[];
   amount: number;
+  /** The row (budget_holds) that keeps a relay call's hold across a stop until it settles. */
+  id?: number;
 }
 
 /** The parties of a call whose budgets apply. */
@@ -104,7 +106,7 @@ const NOTICE_EVERY_MS = 3600 * 1000;
  * A caller with no budget on its token, its user or its group costs one check of cached values.
  */
 @Injectable()
-export class BudgetService {
+export class BudgetService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Budgets');
   private readonly http: SafeHttpClient;
   /** Counter rows known to exist (they are never removed while their period runs). */
@@ -119,11 +121,53 @@ export class BudgetService {
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly options: OptionService,
     private readonly mail: MailService,
   ) {
     this.http = SafeHttpClient.forConfig(config);
+  }
+
+  /** Holds that a stopped process left are given back before this one serves anything. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const n = await this.recoverInterrupted(this.now());
+      if (n) this.logger.warn(`${n} budget hold(s) of calls interrupted by the last stop were given back`);
+    } catch (err) {
+      this.logger.error(`interrupted budget holds not given back: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Gives back the holds of relay calls that cannot still be running (the ledger refunds those calls):
+   * on a single node (no Redis) every hold made before `bootAt`; with several nodes this node's own and,
+   * on the master, any older than a day.
+   */
+  async recoverInterrupted(bootAt: number): Promise<number> {
+    const qb = this.ds
+      .getRepository(BudgetHoldRow)
+      .createQueryBuilder('h')
+      .where('h.created_at <= :bootAt', { bootAt });
+    if (this.config.redisUrl) {
+      if (this.config.nodeType === 'master')
+        qb.andWhere('(h.node_name = :me OR h.created_at < :stale)', {
+          me: this.config.nodeName,
+          stale: bootAt - 86_400,
+        });
+      else qb.andWhere('h.node_name = :me', { me: this.config.nodeName });
+    }
+    let given = 0;
+    for (const row of await qb.orderBy('h.id', 'ASC').getMany()) {
+      let hold: BudgetHold;
+      try {
+        hold = { ...(JSON.parse(row.hold) as BudgetHold), id: Number(row.id) };
+      } catch {
+        await this.ds.getRepository(BudgetHoldRow).delete({ id: row.id });
+        continue;
+      }
+      if (await this.adjust(hold, -hold.amount, -1)) given++;
+    }
+    return given;
   }
 
   /** The operator's time zone (option TimeZone), else the server's. */
@@ -181,12 +225,14 @@ export class BudgetService {
    * Admits a call against its budgets, holding `estimate()` (its reservation) and one request on each
    * counter; null when no budget applies. Throws BudgetExhausted (nothing held) when one is full.
    */
-  async admit(p: BudgetParty, estimate: () => number): Promise<BudgetHold | null> {
+  async admit(p: BudgetParty, estimate: () => number, durable = false): Promise<BudgetHold | null> {
     if (!this.applies(p)) return null;
     const now = this.now();
     const caps = this.caps(p, now);
     if (!caps.length) return null;
     const amount = Math.max(0, Math.ceil(estimate()));
+    const keys = caps.map(({ scope, subject, period, start }) => ({ scope, subject, period, start }));
+    let id: number | undefined;
     for (let attempt = 0; ; attempt++) {
       await this.ensureRows(caps, now);
       let refused: Cap | null = null;
@@ -197,6 +243,14 @@ export class BudgetService {
               refused = c;
               throw new Error('budget refused');
             }
+          }
+          if (durable) {
+            const res = await m.getRepository(BudgetHoldRow).insert({
+              node_name: this.config.nodeName ?? '',
+              created_at: now,
+              hold: JSON.stringify({ keys, amount }),
+            });
+            id = Number((res.identifiers[0] as { id: number | string }).id);
           }
         });
         break;
@@ -211,10 +265,7 @@ export class BudgetService {
         throw this.refusal(refused, row);
       }
     }
-    return {
-      keys: caps.map(({ scope, subject, period, start }) => ({ scope, subject, period, start })),
-      amount,
-    };
+    return id === undefined ? { keys, amount } : { keys, amount, id };
   }
 
   /** The conditional raise of one counter; false when the cap refuses it. */
@@ -288,7 +339,7 @@ export class BudgetService {
   settle(hold: BudgetHold | null | undefined, charged: number, notify?: BudgetParty): void {
     if (!hold) return;
     const delta = charged - hold.amount;
-    if (delta) this.track(this.adjust(hold, delta, 0));
+    if (delta || hold.id !== undefined) this.track(this.adjust(hold, delta, 0).then(() => undefined));
     if (notify && charged > 0 && this.options.num('BudgetNoticePercent') > 0)
       this.track(this.notice(hold, notify));
   }
@@ -296,7 +347,7 @@ export class BudgetService {
   /** Adds a realtime response's charge to the counters its session was admitted against. */
   add(hold: BudgetHold | null | undefined, charged: number, notify?: BudgetParty): Promise<void> {
     if (!hold || charged <= 0) return Promise.resolve();
-    const done = this.adjust(hold, charged, 0);
+    const done = this.adjust(hold, charged, 0).then(() => undefined);
     this.track(done);
     if (notify && this.options.num('BudgetNoticePercent') > 0)
       this.track(done.then(() => this.notice(hold, notify)));
@@ -306,7 +357,7 @@ export class BudgetService {
   /** A call no one served: its hold and its request go back. */
   release(hold: BudgetHold | null | undefined): void {
     if (!hold) return;
-    this.track(this.adjust(hold, -hold.amount, -1));
+    this.track(this.adjust(hold, -hold.amount, -1).then(() => undefined));
   }
 
   /** Resolves once every counter change queued so far is written. */
@@ -319,33 +370,45 @@ export class BudgetService {
     void p.finally(() => this.pending.delete(p));
   }
 
-  private async adjust(hold: BudgetHold, quota: number, requests: number): Promise<void> {
+  /**
+   * Adds to the hold's counters (unconditionally) and removes its durable row, in one transaction; a
+   * durable hold already given back (its row gone) changes nothing. True when applied.
+   */
+  private async adjust(hold: BudgetHold, quota: number, requests: number): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.ds.transaction(async (m) => {
-          for (const k of hold.keys)
-            await m
-              .createQueryBuilder()
-              .update(BudgetUsage)
-              .set({ quota: () => 'quota + :q', requests: () => 'requests + :r', updated_at: () => ':now' })
-              .where('scope = :scope AND subject = :subject AND period = :period AND period_start = :start', {
-                scope: k.scope,
-                subject: k.subject,
-                period: k.period,
-                start: k.start,
-                q: quota,
-                r: requests,
-                now: this.now(),
-              })
-              .execute();
+        return await this.ds.transaction(async (m) => {
+          if (hold.id !== undefined) {
+            const gone = await m.getRepository(BudgetHoldRow).delete({ id: hold.id });
+            if (!gone.affected) return false;
+          }
+          if (quota || requests)
+            for (const k of hold.keys)
+              await m
+                .createQueryBuilder()
+                .update(BudgetUsage)
+                .set({ quota: () => 'quota + :q', requests: () => 'requests + :r', updated_at: () => ':now' })
+                .where(
+                  'scope = :scope AND subject = :subject AND period = :period AND period_start = :start',
+                  {
+                    scope: k.scope,
+                    subject: k.subject,
+                    period: k.period,
+                    start: k.start,
+                    q: quota,
+                    r: requests,
+                    now: this.now(),
+                  },
+                )
+                .execute();
+          return true;
         });
-        return;
       } catch (err) {
         if (attempt >= 4) {
           this.logger.error(
             `budget counters not updated (${quota} quota, ${requests} requests): ${(err as Error).message}`,
           );
-          return;
+          return false;
         }
         await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
       }

@@ -20,11 +20,13 @@ export async function admitBudget(
   budgets: BudgetService,
   ctx: RelayContext,
   estimate: () => number,
+  /** Keep the hold in the database until the call settles (relay calls: given back after a stop). */
+  durable = false,
 ): Promise<void> {
   const party = budgetParty(ctx);
   if (!budgets.applies(party)) return;
   try {
-    ctx.budget = await budgets.admit(party, estimate);
+    ctx.budget = await budgets.admit(party, estimate, durable);
   } catch (err) {
     throw budgetError(err);
   }

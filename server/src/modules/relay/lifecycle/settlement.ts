@@ -57,7 +57,7 @@ export class RelaySettlement {
     const fixed = ctx.price.modelPrice >= 0;
     // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
     const bound = fixed ? fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptBound, maxTokens, preConsumed);
-    await admitBudget(this.budgets, ctx, () => (fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed)));
+    await admitBudget(this.budgets, ctx, () => (fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed)), true);
     try {
       const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
       if (tokenTrusted) {
