@@ -10,7 +10,6 @@ import {
   DialogTitle,
   LinearProgress,
   Link,
-  Paper,
   Stack,
   TableCell,
   TableRow,
@@ -18,10 +17,8 @@ import {
   Typography,
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
-import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
-import { ResponsiveTable } from '../../components/responsive-table';
-import { ListPagination, usePaging } from '../../components/list-page';
+import { ListTable, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
@@ -46,6 +43,22 @@ import {
 } from './drawing-rules';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
+
+/** The table's columns in order (`channel` for admins only); headers read `columns.<key>`. */
+const DRAWING_COLUMNS = [
+  'submitTime',
+  'duration',
+  'channel',
+  'action',
+  'mjId',
+  'code',
+  'status',
+  'progress',
+  'image',
+  'prompt',
+  'promptEn',
+  'failReason',
+] as const;
 
 /** Only web addresses are shown as images or links (never `javascript:` or `data:`). */
 export function isWebUrl(value: string): boolean {
@@ -104,7 +117,6 @@ export function DrawingLogPage() {
   };
 
   const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
   // Banner: admins only, and only while the drawing callback is off (status mj_notify_enabled).
   const showCallbackBanner = admin && status !== null && status !== undefined && !status.mj_notify_enabled;
 
@@ -134,48 +146,26 @@ export function DrawingLogPage() {
           onReset={reset}
         />
 
-        {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
-
-        <Paper>
-          {list.isFetching && <LinearProgress />}
-          <ResponsiveTable
-            label={t('title')}
-            columns={[
-              { key: 'submitTime', label: t('columns.submitTime') },
-              { key: 'duration', label: t('columns.duration'), phone: 'hide' as const },
-              ...(admin ? [{ key: 'channel', label: t('columns.channel') }] : []),
-              { key: 'action', label: t('columns.action') },
-              { key: 'mjId', label: t('columns.mjId') },
-              { key: 'code', label: t('columns.code'), phone: 'hide' as const },
-              { key: 'status', label: t('columns.status') },
-              { key: 'progress', label: t('columns.progress') },
-              { key: 'image', label: t('columns.image') },
-              { key: 'prompt', label: t('columns.prompt'), phone: 'wide' as const },
-              { key: 'promptEn', label: t('columns.promptEn'), phone: 'hide' as const },
-              { key: 'failReason', label: t('columns.failReason') },
-            ]}
-          >
-            {items.map((task) => (
-              <DrawingRow
-                key={task.id}
-                task={task}
-                admin={admin}
-                t={t}
-                onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
-                onText={(title, body, mono = false) => setText({ title, body, mono })}
-                onImage={setImage}
-              />
-            ))}
-            {!list.isFetching && items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={admin ? 12 : 11} align="center">
-                  {t('empty')}
-                </TableCell>
-              </TableRow>
-            )}
-          </ResponsiveTable>
-          <ListPagination t={t} paging={paging} total={total} />
-        </Paper>
+        <ListTable
+          t={t}
+          label={t('title')}
+          columns={admin ? DRAWING_COLUMNS : DRAWING_COLUMNS.filter((key) => key !== 'channel')}
+          phoneColumns={{ duration: 'hide', code: 'hide', prompt: 'wide', promptEn: 'hide' }}
+          query={list}
+          paging={paging}
+        >
+          {items.map((task) => (
+            <DrawingRow
+              key={task.id}
+              task={task}
+              admin={admin}
+              t={t}
+              onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
+              onText={(title, body, mono = false) => setText({ title, body, mono })}
+              onImage={setImage}
+            />
+          ))}
+        </ListTable>
       </Stack>
 
       <Dialog open={text !== null} onClose={() => setText(null)} fullWidth maxWidth="sm">

@@ -1,6 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import {
-  Alert,
   Box,
   Button,
   Chip,
@@ -9,9 +8,7 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  LinearProgress,
   Link,
-  Paper,
   Stack,
   TableCell,
   TableRow,
@@ -19,10 +16,8 @@ import {
   Typography,
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
-import { describeApiError } from '../../api/describe-api-error';
 import { isAdmin } from '../../shell/shell-nav';
-import { ResponsiveTable } from '../../components/responsive-table';
-import { ListPagination, usePaging } from '../../components/list-page';
+import { ListTable, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
@@ -44,6 +39,20 @@ import {
 } from './task-rules';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
+
+/** The table's columns in order (`channel` for admins only); headers read `columns.<key>`. */
+const TASK_COLUMNS = [
+  'submitTime',
+  'finishTime',
+  'progress',
+  'duration',
+  'channel',
+  'platform',
+  'action',
+  'taskId',
+  'status',
+  'failReason',
+] as const;
 
 /** Task log (/task): filters, every column, the record modal and the failure-reason modal. */
 export function TaskLogPage() {
@@ -90,7 +99,6 @@ export function TaskLogPage() {
   };
 
   const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }}>
@@ -113,50 +121,30 @@ export function TaskLogPage() {
           onReset={reset}
         />
 
-        {list.isError && <Alert severity="error">{describeApiError(list.error, t, t('loadFailed'))}</Alert>}
-
-        <Paper>
-          {list.isFetching && <LinearProgress />}
-          <ResponsiveTable
-            label={t('title')}
-            columns={[
-              { key: 'submitTime', label: t('columns.submitTime') },
-              { key: 'finishTime', label: t('columns.finishTime'), phone: 'hide' as const },
-              { key: 'progress', label: t('columns.progress') },
-              { key: 'duration', label: t('columns.duration'), phone: 'hide' as const },
-              ...(admin ? [{ key: 'channel', label: t('columns.channel') }] : []),
-              { key: 'platform', label: t('columns.platform') },
-              { key: 'action', label: t('columns.action') },
-              { key: 'taskId', label: t('columns.taskId') },
-              { key: 'status', label: t('columns.status') },
-              { key: 'failReason', label: t('columns.failReason') },
-            ]}
-          >
-            {items.map((task) => (
-              <TaskRow
-                key={task.id}
-                task={task}
-                admin={admin}
-                t={t}
-                onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
-                onRecord={() =>
-                  setModal({ title: t('modal.record'), body: JSON.stringify(task, null, 2), mono: true })
-                }
-                onFailReason={() =>
-                  setModal({ title: t('modal.failReason'), body: task.fail_reason, mono: false })
-                }
-              />
-            ))}
-            {!list.isFetching && items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={admin ? 10 : 9} align="center">
-                  {t('empty')}
-                </TableCell>
-              </TableRow>
-            )}
-          </ResponsiveTable>
-          <ListPagination t={t} paging={paging} total={total} />
-        </Paper>
+        <ListTable
+          t={t}
+          label={t('title')}
+          columns={admin ? TASK_COLUMNS : TASK_COLUMNS.filter((key) => key !== 'channel')}
+          phoneColumns={{ finishTime: 'hide', duration: 'hide' }}
+          query={list}
+          paging={paging}
+        >
+          {items.map((task) => (
+            <TaskRow
+              key={task.id}
+              task={task}
+              admin={admin}
+              t={t}
+              onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
+              onRecord={() =>
+                setModal({ title: t('modal.record'), body: JSON.stringify(task, null, 2), mono: true })
+              }
+              onFailReason={() =>
+                setModal({ title: t('modal.failReason'), body: task.fail_reason, mono: false })
+              }
+            />
+          ))}
+        </ListTable>
       </Stack>
 
       <Dialog open={modal !== null} onClose={() => setModal(null)} fullWidth maxWidth="md">
