@@ -129,14 +129,27 @@ export function reserveQuota(p: Price, promptTokens: number, maxTokens: number, 
 }
 
 /** What the price tables are read from (the options service). */
+type PriceTableKey =
+  | 'ModelPrice'
+  | 'ModelRatio'
+  | 'CompletionRatio'
+  | 'CacheRatio'
+  | 'CacheCreationRatio'
+  | 'CacheCreation1hRatio'
+  | 'ImageRatio'
+  | 'AudioRatio'
+  | 'AudioCompletionRatio'
+  | 'GroupRatio';
+
 export interface PriceOptions {
-  num(key: string): number;
-  json<T>(key: string): T;
+  num(key: 'QuotaPerUnit'): number;
+  json(key: PriceTableKey): Record<string, number>;
+  json(key: 'GroupGroupRatio'): Record<string, Record<string, number>>;
 }
 
 /** The price tables as the options hold them now. */
 export function priceTablesFrom(o: PriceOptions): PriceTables {
-  const table = (key: string) => o.json<Record<string, number> | null>(key) ?? {};
+  const table = (key: PriceTableKey) => o.json(key);
   return {
     quotaPerUnit: o.num('QuotaPerUnit'),
     modelPrice: table('ModelPrice'),
@@ -149,6 +162,6 @@ export function priceTablesFrom(o: PriceOptions): PriceTables {
     audioRatio: table('AudioRatio'),
     audioCompletionRatio: table('AudioCompletionRatio'),
     groupRatio: table('GroupRatio'),
-    groupGroupRatio: table('GroupGroupRatio') as unknown as PriceTables['groupGroupRatio'],
+    groupGroupRatio: o.json('GroupGroupRatio'),
   };
 }

@@ -32,6 +32,11 @@ export interface OptionDef<K extends string = string, Kind extends OptionKind = 
   normalize?: (raw: string) => string;
 }
 
+type NumberMap = Record<string, number>;
+type StringMap = Record<string, string>;
+/** A JSON option's default with its value type declared (what OptionService.json returns for it). */
+const typed = <T>(value: T): T => value;
+
 /** What a definition may add to its kind's defaults. */
 type Extra = Omit<Partial<OptionDef>, 'key' | 'kind'>;
 
@@ -92,12 +97,13 @@ const url = <K extends string>(key: K, extra: Extra = {}): OptionDef<K, 'url'> =
   normalize: stripSlash,
   ...extra,
 });
-const json = <K extends string>(
+/** A JSON option; `T` (from the default's declared type) is what OptionService.json returns for it. */
+const json = <K extends string, T>(
   key: K,
-  dflt: unknown,
+  dflt: T,
   check: OptionDef['check'],
   extra: Extra = {},
-): OptionDef<K, 'json'> => ({
+): OptionDef<K, 'json'> & { readonly value?: T } => ({
   key,
   kind: 'json',
   default: JSON.stringify(dflt),
@@ -293,16 +299,16 @@ export const OPTION_DEFINITIONS = [
   int('MinTopUp', 1, 0, 1e9, ROOT),
   json(
     'TopupGroupRatio',
-    { default: 1, vip: 1, svip: 1 },
+    typed<NumberMap>({ default: 1, vip: 1, svip: 1 }),
     (v) => (numberMap()(v) ? { key: 'topup_ratio_not_json' } : null),
     ROOT,
   ),
   json(
     'PayMethods',
-    [
+    typed<Array<Record<string, string>>>([
       { name: '支付宝', color: 'rgba(var(--semi-blue-5), 1)', type: 'zfb' },
       { name: '微信', color: 'rgba(var(--semi-green-5), 1)', type: 'wx' },
-    ],
+    ]),
     payMethods,
     ROOT,
   ),
@@ -380,31 +386,31 @@ export const OPTION_DEFINITIONS = [
   json('ModelRatio', DEFAULT_MODEL_RATIO, numberMap()),
   json('CompletionRatio', DEFAULT_COMPLETION_RATIO, numberMap()),
   json('CacheRatio', DEFAULT_CACHE_RATIO, numberMap()),
-  json('CacheCreationRatio', {}, numberMap()),
-  json('CacheCreation1hRatio', {}, numberMap()),
-  json('ImageRatio', {}, numberMap()),
-  json('AudioRatio', {}, numberMap()),
-  json('AudioCompletionRatio', {}, numberMap()),
-  json('GroupRatio', { default: 1, vip: 1, svip: 1 }, numberMap()),
-  json('UserUsableGroups', { default: '默认分组', vip: 'vip分组' }, stringMap),
-  json('GroupGroupRatio', {}, groupGroupRatio),
+  json('CacheCreationRatio', typed<NumberMap>({}), numberMap()),
+  json('CacheCreation1hRatio', typed<NumberMap>({}), numberMap()),
+  json('ImageRatio', typed<NumberMap>({}), numberMap()),
+  json('AudioRatio', typed<NumberMap>({}), numberMap()),
+  json('AudioCompletionRatio', typed<NumberMap>({}), numberMap()),
+  json('GroupRatio', typed<NumberMap>({ default: 1, vip: 1, svip: 1 }), numberMap()),
+  json('UserUsableGroups', typed<StringMap>({ default: '默认分组', vip: 'vip分组' }), stringMap),
+  json('GroupGroupRatio', typed<Record<string, NumberMap>>({}), groupGroupRatio),
   json('AutoGroups', ['default'], stringList),
   // periodic budgets of groups: {"group": {"day": {"quota": n, "requests": n}, "week": ..., "month": ...}}
-  json('GroupBudgets', {}, groupBudgetsProblem),
+  json('GroupBudgets', typed<Record<string, unknown>>({}), groupBudgetsProblem),
   // a notice (webhook or email) when a token's or user's quota budget passes this percentage; 0 = off
   int('BudgetNoticePercent', 0, 0, 100),
   bool('DefaultUseAutoGroup', false),
-  json('Chats', [], chats),
+  json('Chats', typed<Array<Record<string, string>>>([]), chats),
   // rate limits
   bool('ModelRequestRateLimitEnabled', false),
   int('ModelRequestRateLimitCount', 0, -1, 1e9),
   int('ModelRequestRateLimitSuccessCount', 1000, 1, 1e9),
   int('ModelRequestRateLimitDurationMinutes', 1, 0, 1440),
-  json('ModelRequestRateLimitGroup', {}, rateLimitGroups),
+  json('ModelRequestRateLimitGroup', typed<Record<string, [number, number]>>({}), rateLimitGroups),
   int('StreamCacheQueueLength', 0, 0, 100000),
   // models tab
-  json('gemini.safety_settings', {}, objectAny),
-  json('gemini.version_settings', { default: 'v1beta' }, stringMap),
+  json('gemini.safety_settings', typed<StringMap>({}), objectAny),
+  json('gemini.version_settings', typed<StringMap>({ default: 'v1beta' }), stringMap),
   json(
     'gemini.supported_imagine_models',
     ['gemini-2.0-flash-exp-image-generation', 'gemini-2.0-flash-exp'],
@@ -412,8 +418,8 @@ export const OPTION_DEFINITIONS = [
   ),
   bool('gemini.thinking_adapter_enabled', false),
   float('gemini.thinking_adapter_budget_tokens_percentage', 0.6, 0.1, 1),
-  json('claude.model_headers_settings', {}, objectAny),
-  json('claude.default_max_tokens', { default: 8192 }, numberMap()),
+  json('claude.model_headers_settings', typed<Record<string, StringMap>>({}), objectAny),
+  json('claude.default_max_tokens', typed<NumberMap>({ default: 8192 }), numberMap()),
   bool('claude.thinking_adapter_enabled', true),
   float('claude.thinking_adapter_budget_tokens_percentage', 0.8, 0.1, 1),
   bool('global.pass_through_request_enabled', false),
@@ -427,7 +433,7 @@ export const OPTION_DEFINITIONS = [
   bool('channel_affinity.enabled', true),
   int('channel_affinity.ttl_seconds', 3600, 1, 7 * 86400),
   json('channel_affinity.headers', ['session_id', 'x-session-id'], stringList),
-  json('channel_affinity.rules', [], affinityRules),
+  json('channel_affinity.rules', typed<Array<Record<string, string>>>([]), affinityRules),
   // A timed-out attempt is not repeated on the same channel (only another channel is tried) unless this is on.
   bool('general_setting.retry_timeout_same_channel', false),
   bool('general_setting.ping_interval_enabled', false),
@@ -443,6 +449,9 @@ export type BoolOptionKey = OptionKeyOf<'bool'>;
 export type NumberOptionKey = OptionKeyOf<'int' | 'float'>;
 export type TextOptionKey = OptionKeyOf<'string' | 'text' | 'url'>;
 export type JsonOptionKey = OptionKeyOf<'json'>;
+/** What a JSON option holds (its definition's declared type). */
+export type JsonOptionValue<K extends JsonOptionKey> =
+  Extract<DefinedOption, { key: K }> extends { readonly value?: infer T } ? T : never;
 
 export const OPTION_INDEX: ReadonlyMap<string, OptionDef<OptionKey>> = new Map(
   OPTION_DEFINITIONS.map((d) => [d.key, d]),

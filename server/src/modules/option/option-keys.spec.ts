@@ -41,7 +41,12 @@ describe('option reads', () => {
     const read = (o: Reader) => [
       o.bool('RegisterEnabled'),
       o.num('QuotaPerUnit'),
-      o.json<string[]>('AutoGroups'),
+      o.json('AutoGroups'),
+      // A JSON option reads as its definition's declared type, without a type argument at the call.
+      o.json('AutoGroups').map((g: string) => g.length),
+      Object.values(o.json('GroupRatio')).map((r: number) => r.toFixed(2)),
+      // @ts-expect-error the declared type is a list of strings, not numbers
+      o.json('AutoGroups').map((g: number) => g),
       // @ts-expect-error a JSON option is not read as a number
       o.num('GroupRatio'),
       // @ts-expect-error unknown key

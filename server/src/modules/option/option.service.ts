@@ -11,6 +11,7 @@ import { OptionRow, Role } from '../../database/entities';
 import {
   BoolOptionKey,
   JsonOptionKey,
+  JsonOptionValue,
   NumberOptionKey,
   OPTION_DEFINITIONS,
   OptionKey,
@@ -103,8 +104,8 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The parsed value of a JSON option; its shape was checked by the definition before it was stored. */
-  json<T>(key: JsonOptionKey): T {
-    return this.parsed.get(key) as T;
+  json<K extends JsonOptionKey>(key: K): JsonOptionValue<K> {
+    return this.parsed.get(key) as JsonOptionValue<K>;
   }
 
   /** Every option an admin may see; secrets never appear, root-only keys are marked read-only for admins. */

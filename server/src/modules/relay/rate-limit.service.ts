@@ -41,7 +41,7 @@ export class RateLimitService {
   /** The limits of `group`: ModelRequestRateLimitGroup overrides the global counts for its groups. */
   private limits(group = '') {
     const minutes = Math.max(1, this.options.num('ModelRequestRateLimitDurationMinutes'));
-    const override = this.options.json<Record<string, [number, number]>>('ModelRequestRateLimitGroup')[group];
+    const override = this.options.json('ModelRequestRateLimitGroup')[group];
     return {
       minutes,
       windowMs: minutes * 60_000,

@@ -111,8 +111,8 @@ export class RelayRoutes {
 
   /** A model named in the price tables or served by some channel (metrics give it a label of its own). */
   private knownModel(model: string): boolean {
-    if (this.options.json<Record<string, number> | null>('ModelRatio')?.[model] !== undefined) return true;
-    if (this.options.json<Record<string, number> | null>('ModelPrice')?.[model] !== undefined) return true;
+    if (this.options.json('ModelRatio')?.[model] !== undefined) return true;
+    if (this.options.json('ModelPrice')?.[model] !== undefined) return true;
     for (const models of this.cache.channels.tiers.values()) if (models.has(model)) return true;
     return false;
   }
@@ -394,7 +394,7 @@ export class RelayRoutes {
       if (token.modelLimits) names = [...token.modelLimits];
       else {
         const group = token.group || user.group;
-        const groups = group === 'auto' ? this.options.json<string[]>('AutoGroups') : [group];
+        const groups = group === 'auto' ? this.options.json('AutoGroups') : [group];
         const set = new Set<string>();
         for (const g of groups) for (const m of this.cache.channels.tiers.get(g)?.keys() ?? []) set.add(m);
         names = [...set].sort();

@@ -20,7 +20,7 @@ export class StatusService {
 
   async publicStatus(): Promise<Record<string, unknown>> {
     const o = this.options;
-    const chats = o.json<Array<Record<string, string>>>('Chats') ?? [];
+    const chats = o.json('Chats') ?? [];
     const chatUrl = (i: number) => (chats[i] ? (Object.values(chats[i])[0] ?? '') : '');
     return {
       system_name: o.get('SystemName'),

@@ -66,13 +66,13 @@ export class TopUpService {
   }
 
   payMethods(): PayMethod[] {
-    const v = this.options.json<unknown>('PayMethods');
-    return Array.isArray(v) ? (v as PayMethod[]) : [];
+    // The definition's check guarantees each entry's name and type.
+    return this.options.json('PayMethods') as unknown as PayMethod[];
   }
 
   /** TopupGroupRatio of the group; a missing or zero ratio counts as 1. */
   groupRatio(group: string): number {
-    const map = this.options.json<Record<string, unknown>>('TopupGroupRatio');
+    const map = this.options.json('TopupGroupRatio');
     const r = Object.hasOwn(map, group) ? map[group] : undefined;
     return typeof r === 'number' && Number.isFinite(r) && r > 0 ? r : 1;
   }

@@ -24,13 +24,13 @@ export class UserGroupsService {
 
   /** The groups in GroupRatio (the admin's group list). */
   allGroups(): string[] {
-    return Object.keys(this.options.json<Record<string, number>>('GroupRatio'));
+    return Object.keys(this.options.json('GroupRatio'));
   }
 
   /** UserUsableGroups plus the user's own group; `auto` (ratio null) when offered. */
   usableGroups(userGroup: string): Record<string, GroupInfo> {
-    const ratios = this.options.json<Record<string, number>>('GroupRatio');
-    const usable = this.options.json<Record<string, string>>('UserUsableGroups');
+    const ratios = this.options.json('GroupRatio');
+    const usable = this.options.json('UserUsableGroups');
     const out: Record<string, GroupInfo> = {};
     const autoOffered = 'auto' in usable || this.options.bool('DefaultUseAutoGroup');
     if (autoOffered) out.auto = { ratio: null, desc: usable.auto ?? '自动选择 / auto' };
@@ -48,10 +48,10 @@ export class UserGroupsService {
     let groups: string[];
     if (only) {
       if (!(only in usable)) throw fail('group_invalid');
-      groups = only === 'auto' ? this.options.json<string[]>('AutoGroups') : [only];
+      groups = only === 'auto' ? this.options.json('AutoGroups') : [only];
     } else {
       groups = Object.keys(usable).filter((g) => g !== 'auto');
-      if ('auto' in usable) groups.push(...this.options.json<string[]>('AutoGroups'));
+      if ('auto' in usable) groups.push(...this.options.json('AutoGroups'));
     }
     if (!groups.length) return [];
     const rows = await this.ds

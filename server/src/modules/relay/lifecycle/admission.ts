@@ -100,7 +100,7 @@ export class RelayAdmission {
     let group = caller.sessionGroup !== undefined ? caller.sessionGroup || user.group : token?.group || user.group;
     if (group !== user.group && !(group in usable)) throw relayFail(403, 'relay_group_not_allowed', { group });
     if (group === 'auto') {
-      const auto = this.options.json<string[]>('AutoGroups');
+      const auto = this.options.json('AutoGroups');
       const found = auto.find((g) => (g === user.group || g in usable) && hasChannel(this.cache.channels, g, model));
       group = found ?? auto[0] ?? user.group;
     }

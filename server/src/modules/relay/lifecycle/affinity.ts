@@ -135,7 +135,7 @@ export class ChannelAffinity {
       const s = Array.isArray(v) ? v[0] : v;
       return typeof s === 'string' && s.trim() ? s.trim() : null;
     };
-    for (const rule of this.options.json<AffinityRule[]>('channel_affinity.rules')) {
+    for (const rule of this.options.json('channel_affinity.rules') as AffinityRule[]) {
       if (!rule || typeof rule !== 'object') continue;
       if (rule.format && rule.format !== req.format) continue;
       if (rule.mode && rule.mode !== req.mode) continue;
@@ -146,7 +146,7 @@ export class ChannelAffinity {
     }
     if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key)
       return `pck:${body.prompt_cache_key}`;
-    for (const name of this.options.json<string[]>('channel_affinity.headers')) {
+    for (const name of this.options.json('channel_affinity.headers')) {
       const value = typeof name === 'string' ? header(name) : null;
       if (value) return `hdr:${value}`;
     }

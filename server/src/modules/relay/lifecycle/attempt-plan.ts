@@ -97,7 +97,7 @@ export class AttemptPlanner {
     // The client's bytes go upstream when the body is theirs unchanged, or theirs with top-level
     // fields added (`stream_options` on a stream, say): those are appended, never re-serialised.
     let appended: string | null = null;
-    const reasoning = { effort: suffix.effort, models: this.options.json<string[]>('relay.reasoning_models') };
+    const reasoning = { effort: suffix.effort, models: this.options.json('relay.reasoning_models') };
     const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, reasoning, (tail) => (appended = tail)) : {};
     const stickyKey = sticky?.channelId === channel.id ? channel.keys[sticky.keyIndex] : undefined;
     const key = stickyKey ?? this.upstream.key(channel);
@@ -115,7 +115,7 @@ export class AttemptPlanner {
       call.headers = { ...call.headers, 'content-type': req.contentType };
       call.body = req.raw;
     }
-    if (req.headers && sameFormat(ctx, adapter)) forwardClientHeaders(call, req.headers, this.options.json<string[]>('relay.forward_client_headers'));
+    if (req.headers && sameFormat(ctx, adapter)) forwardClientHeaders(call, req.headers, this.options.json('relay.forward_client_headers'));
     for (const [h, v] of Object.entries(channel.headerOverride)) if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
     // Channel limits apply to live traffic (the index of the cache), not to channel tests.
     let release = NO_RELEASE;
@@ -146,7 +146,7 @@ export class AttemptPlanner {
       claudeDefaultMaxTokens: o.json('claude.default_max_tokens'),
       claudeThinkingAdapterEnabled: o.bool('claude.thinking_adapter_enabled'),
       claudeThinkingBudgetPercentage: o.num('claude.thinking_adapter_budget_tokens_percentage'),
-      geminiSupportedImagineModels: o.json<string[]>('gemini.supported_imagine_models'),
+      geminiSupportedImagineModels: o.json('gemini.supported_imagine_models'),
     };
   }
 }
