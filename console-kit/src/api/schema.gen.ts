@@ -2863,7 +2863,7 @@ export interface components {
         UpdateOptionDto: {
             key: string;
             /** @description the value as text (booleans and numbers are accepted and stringified) */
-            value: Record<string, never>;
+            value: string | number | boolean;
             /** @description with an empty value: clears a secret option */
             clear?: boolean;
         };
@@ -3137,9 +3137,9 @@ export interface components {
             /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
             key?: string;
             /** @description trailing slashes are stripped */
-            base_url?: Record<string, never>;
-            other?: Record<string, never>;
-            openai_organization?: Record<string, never>;
+            base_url?: string | null;
+            other?: string | null;
+            openai_organization?: string | null;
             /**
              * @description comma list (an array of names is accepted too)
              * @example gpt-4o,gpt-4o-mini
@@ -3172,15 +3172,18 @@ export interface components {
             priority?: number;
             /** @example 0 */
             weight?: number;
-            tag?: Record<string, never>;
-            test_model?: Record<string, never>;
+            tag?: string | null;
+            test_model?: string | null;
             /**
              * @description 1 or 0 (default 1; true and false are accepted)
              * @enum {integer}
              */
             auto_ban?: 0 | 1;
-            /** @description 1 enabled, 2 disabled (3 automatically disabled) */
-            status?: Record<string, never>;
+            /**
+             * @description 1 enabled, 2 disabled (3 automatically disabled; not on create)
+             * @enum {integer}
+             */
+            status?: 1 | 2 | 3;
             /** @description 0 = no limit */
             max_input_tokens?: number;
             /**
@@ -3214,9 +3217,9 @@ export interface components {
             /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
             key?: string;
             /** @description trailing slashes are stripped */
-            base_url?: Record<string, never>;
-            other?: Record<string, never>;
-            openai_organization?: Record<string, never>;
+            base_url?: string | null;
+            other?: string | null;
+            openai_organization?: string | null;
             /**
              * @description comma list (an array of names is accepted too)
              * @example gpt-4o,gpt-4o-mini
@@ -3249,15 +3252,18 @@ export interface components {
             priority?: number;
             /** @example 0 */
             weight?: number;
-            tag?: Record<string, never>;
-            test_model?: Record<string, never>;
+            tag?: string | null;
+            test_model?: string | null;
             /**
              * @description 1 or 0 (default 1; true and false are accepted)
              * @enum {integer}
              */
             auto_ban?: 0 | 1;
-            /** @description 1 enabled, 2 disabled (3 automatically disabled) */
-            status?: Record<string, never>;
+            /**
+             * @description 1 enabled, 2 disabled (3 automatically disabled; not on create)
+             * @enum {integer}
+             */
+            status?: 1 | 2 | 3;
             /** @description 0 = no limit */
             max_input_tokens?: number;
             id: number;
@@ -3271,21 +3277,23 @@ export interface components {
         EditTagDto: {
             tag: string;
             /** @description absent = unchanged; empty string dissolves the tag */
-            new_tag?: Record<string, never>;
+            new_tag?: string | null;
             /** @description JSON object as text; empty = unchanged */
-            model_mapping?: Record<string, never>;
+            model_mapping?: string | {
+                [key: string]: unknown;
+            };
             /** @description comma list or list; empty = unchanged */
-            models?: Record<string, never>;
+            models?: string | string[];
             /** @description comma list or list; empty = unchanged */
-            groups?: Record<string, never>;
+            groups?: string | string[];
             /** @description integer ≥ -999; empty = unchanged */
-            priority?: Record<string, never>;
+            priority?: number | "";
             /** @description integer ≥ 0; empty = unchanged */
-            weight?: Record<string, never>;
+            weight?: number | "";
         };
         BatchTagDto: {
             ids: number[];
-            tag: Record<string, never>;
+            tag: string | null;
         };
         TokenView: {
             id: number;
@@ -3540,12 +3548,16 @@ export interface components {
         };
         PasskeyRegisterDto: {
             /** @description the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication) */
-            response: Record<string, never>;
+            response: {
+                [key: string]: unknown;
+            };
             name?: string;
         };
         PasskeyResponseDto: {
             /** @description the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication) */
-            response: Record<string, never>;
+            response: {
+                [key: string]: unknown;
+            };
         };
         ContentSwitchDto: {
             /** @description true stores the content of this token’s or user’s calls */
@@ -3556,23 +3568,23 @@ export interface components {
              * @description whole number ≥ MinTopUp: units (dollars) in currency display mode, else quota
              * @example 10
              */
-            amount: Record<string, never>;
+            amount: number;
             /** @description accepted and ignored */
-            top_up_code?: Record<string, never>;
+            top_up_code?: string;
         };
         PayDto: {
             /**
              * @description whole number ≥ MinTopUp: units (dollars) in currency display mode, else quota
              * @example 10
              */
-            amount: Record<string, never>;
+            amount: number;
             /** @description accepted and ignored */
-            top_up_code?: Record<string, never>;
+            top_up_code?: string;
             /**
              * @description a `type` of the PayMethods option
              * @example zfb
              */
-            payment_method: Record<string, never>;
+            payment_method: string;
         };
         TopUpView: {
             id: number;
@@ -3599,7 +3611,7 @@ export interface components {
         };
         CompleteTopUpDto: {
             /** @description the order number of a pending top-up */
-            trade_no: Record<string, never>;
+            trade_no: string;
         };
     };
     responses: never;

@@ -54,10 +54,13 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
   @IsOptional()
   @IsString()
   key?: string;
-  @ApiPropertyOptional({ description: 'trailing slashes are stripped' }) @IsOptional() @IsString() base_url?:
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'trailing slashes are stripped' })
+  @IsOptional()
+  @IsString()
+  base_url?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() other?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() openai_organization?:
     string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() other?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() openai_organization?: string | null;
   @ListField(
     (v) => checkModels({ models: v }),
     'comma list (an array of names is accepted too)',
@@ -74,8 +77,8 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
   @JsonObjectField('setting') setting?: string | Record<string, unknown>;
   @Field(checkPriority, { type: 'integer', minimum: PRIORITY_MIN, example: 0 }) priority?: number;
   @Field(checkWeight, { type: 'integer', minimum: 0, maximum: INT32_MAX, example: 0 }) weight?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() tag?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() test_model?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() tag?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() test_model?: string | null;
   @Field(
     (v) => {
       if (v !== true && v !== false && v !== 1 && v !== 0)
@@ -84,9 +87,13 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
     { type: 'integer', enum: [0, 1], description: '1 or 0 (default 1; true and false are accepted)' },
   )
   auto_ban?: number | boolean;
-  @ApiPropertyOptional({ description: '1 enabled, 2 disabled (3 automatically disabled)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    enum: [1, 2, 3],
+    description: '1 enabled, 2 disabled (3 automatically disabled; not on create)',
+  })
   @Allow()
-  status?: unknown;
+  status?: number;
   @Field(
     (v) => {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > INT32_MAX)
@@ -116,7 +123,7 @@ export class ChannelIdsDto {
 }
 
 export class BatchTagDto extends ChannelIdsDto {
-  @ApiProperty() @IsOptional() @IsString() tag?: string | null;
+  @ApiProperty({ type: String, nullable: true }) @IsOptional() @IsString() tag?: string | null;
 }
 
 export class TagDto {
@@ -124,15 +131,37 @@ export class TagDto {
 }
 
 export class EditTagDto extends TagDto {
-  @ApiPropertyOptional({ description: 'absent = unchanged; empty string dissolves the tag' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'absent = unchanged; empty string dissolves the tag',
+  })
   @IsOptional()
   @IsString()
   new_tag?: string | null;
-  @ApiPropertyOptional({ description: 'JSON object as text; empty = unchanged' })
-  @Allow()
-  model_mapping?: unknown;
-  @ApiPropertyOptional({ description: 'comma list or list; empty = unchanged' }) @Allow() models?: unknown;
-  @ApiPropertyOptional({ description: 'comma list or list; empty = unchanged' }) @Allow() groups?: unknown;
-  @ApiPropertyOptional({ description: 'integer ≥ -999; empty = unchanged' }) @Allow() priority?: unknown;
-  @ApiPropertyOptional({ description: 'integer ≥ 0; empty = unchanged' }) @Allow() weight?: unknown;
+  @JsonObjectField('model_mapping', 'JSON object as text; empty = unchanged')
+  model_mapping?: string | Record<string, unknown>;
+  @ListField((v) => checkModels({ models: v }), 'comma list or list; empty = unchanged')
+  models?: string | string[];
+  @ListField(
+    (v) => v === '' || (Array.isArray(v) && !v.length) || checkGroups({ groups: v }),
+    'comma list or list; empty = unchanged',
+  )
+  groups?: string | string[];
+  @Field((v) => v === '' || checkPriority(v), {
+    oneOf: [
+      { type: 'integer', minimum: PRIORITY_MIN },
+      { type: 'string', enum: [''] },
+    ],
+    description: 'integer ≥ -999; empty = unchanged',
+  })
+  priority?: number | '';
+  @Field((v) => v === '' || checkWeight(v), {
+    oneOf: [
+      { type: 'integer', minimum: 0, maximum: INT32_MAX },
+      { type: 'string', enum: [''] },
+    ],
+    description: 'integer ≥ 0; empty = unchanged',
+  })
+  weight?: number | '';
 }

@@ -15,7 +15,10 @@ export class OptionListItem {
 
 export class UpdateOptionDto {
   @ApiProperty() @IsString() key!: string;
-  @ApiProperty({ description: 'the value as text (booleans and numbers are accepted and stringified)' })
+  @ApiProperty({
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+    description: 'the value as text (booleans and numbers are accepted and stringified)',
+  })
   @Allow() // checked per key by the option registry
   value!: unknown;
   @ApiPropertyOptional({ description: 'with an empty value: clears a secret option' })
@@ -47,7 +50,9 @@ export class OptionController {
 
   @Post('rest_model_ratio')
   @AdminOnly()
-  @ApiOperation({ summary: 'Restores ModelPrice, ModelRatio, CompletionRatio and CacheRatio to the built-in defaults' })
+  @ApiOperation({
+    summary: 'Restores ModelPrice, ModelRatio, CompletionRatio and CacheRatio to the built-in defaults',
+  })
   @ApiEnvelope(null)
   async resetModelRatio() {
     await this.options.resetPrices();

@@ -14,6 +14,8 @@ import { LoginResult } from '../auth';
 
 export class PasskeyResponseDto {
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     description:
       'the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication)',
   })
