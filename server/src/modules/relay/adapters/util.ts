@@ -3,11 +3,12 @@
  * text extraction and builders of OpenAI chat-completion chunks for adapters that convert a private
  * format to the hub themselves. Everything here is pure.
  */
+import { asObject as asObj, isObject as isObj, num, parseJson, str, type UnknownObject } from '../../../common/json';
 import { sanitizeUpstreamText } from '../errors';
 import type { Json, JsonObject, RelayMode, SseEvent } from '../types';
 
-/** A parsed JSON object whose fields have not been checked yet. */
-export type Obj = { [key: string]: unknown };
+/** A parsed JSON object whose fields have not been checked yet (the common JSON vocabulary's). */
+export type Obj = UnknownObject;
 
 /** A JSON object without undefined fields (assignable both to `Json` and to `JsonObject`). */
 export type JsonRecord = { [key: string]: Json };
@@ -19,21 +20,7 @@ export const MULTIPART_MODES: ReadonlySet<RelayMode> = new Set<RelayMode>([
   'image-edits',
 ]);
 
-export function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asObj(value: unknown): Obj {
-  return isObj(value) ? value : {};
-}
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
+export { isObj, asObj, str, num, parseJson };
 
 export function arr(value: unknown): unknown[] {
   return Array.isArray(value) ? (value as unknown[]) : [];
@@ -62,14 +49,6 @@ export function compact(fields: Obj): JsonRecord {
 /** `base` (trailing slashes dropped) + `path`. */
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The text of an OpenAI message content: a string, or the text parts of a part list joined. */

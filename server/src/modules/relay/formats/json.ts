@@ -2,7 +2,10 @@
  * Small narrowing helpers for loosely typed JSON bodies. Bodies come from JSON.parse, so an object
  * that is not an array is a JsonObject and an array is a Json[].
  */
+import { num, parseJson, str } from '../../../common/json';
 import type { Json } from '../types';
+
+export { num, parseJson, str };
 
 /**
  * A JSON object whose values are all defined: what the converters build. It is assignable both to
@@ -28,22 +31,6 @@ export function objects(value: unknown): JsonMap[] {
   return isArray(value) ? value.filter(isObject) : [];
 }
 
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** JSON.parse that never throws. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Text of an OpenAI message content: the string itself or its text parts joined. */
 export function contentText(content: unknown): string {
