@@ -197,6 +197,9 @@ describe('channels screen against the real server (built host-app in Chromium)',
 
     // Disable and enable a whole tag
     await tagRow.getByRole('button', { name: '禁用全部' }).click();
+    // Disabling a whole tag asks first.
+    const ask = page.getByRole('dialog').filter({ hasText: '确定要禁用标签“pool”下的全部 2 个渠道吗？' });
+    await ask.getByRole('button', { name: '确定' }).click();
     await page.waitForFunction(
       `document.querySelector('[data-testid="tag-row-pool"]')?.getAttribute('data-enabled') === 'false'`,
     );
