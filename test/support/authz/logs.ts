@@ -62,4 +62,9 @@ export const LOGS_ROUTES: Route[] = [
   r('get', '/api/pricing', 'public'),
   r('get', '/api/data', 'admin', { query: '?default_time=day' }),
   r('get', '/api/data/self', 'user'),
+  // Budgets: each caller's own usage; another user's and the groups' usage for admins.
+  r('get', '/api/budget/self', 'user'),
+  r('get', '/api/budget/token', 'user', { query: '?ids=1,2' }),
+  r('get', '/api/budget/user/{id}', 'admin'),
+  r('get', '/api/budget/group', 'admin'),
 ];
