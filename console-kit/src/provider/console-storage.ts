@@ -80,6 +80,8 @@ export const StorageKeys = {
   aff: 'aff',
   pageSize: 'page-size',
   modelsExpanded: 'modelsExpanded',
+  /** The models of each channel type (GET /api/models), kept as the spec's local cache. */
+  channelModels: 'channel_models',
   /** Status fields the spec also keeps under their own names. */
   systemName: 'system_name',
   logo: 'logo',

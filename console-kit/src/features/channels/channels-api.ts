@@ -1,6 +1,8 @@
 import type { FetchArgs } from '@reduxjs/toolkit/query';
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { ApiData, Schemas } from '../../api/wire';
+import type { ConsoleRuntime } from '../../provider/console-runtime';
+import { StorageKeys } from '../../provider/console-storage';
 
 /** A channel as `/api/channel` answers it; `key` is always empty (write-only). */
 export type Channel = Schemas['ChannelView'];
@@ -214,6 +216,15 @@ export const channelsApi = gatehouseApi
       }),
       typeModels: builder.query<Record<string, string[]>, void>({
         query: () => '/api/models',
+        async onQueryStarted(_arg, { queryFulfilled, extra }) {
+          try {
+            const { data } = await queryFulfilled;
+            // The spec keeps the models of each channel type in localStorage (channel_models).
+            (extra as ConsoleRuntime).storage.setJson(StorageKeys.channelModels, data);
+          } catch {
+            // Failure is reported through the query state.
+          }
+        },
       }),
       channelGroups: builder.query<string[], void>({
         query: () => '/api/group/',

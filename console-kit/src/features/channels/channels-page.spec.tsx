@@ -430,6 +430,10 @@ describe('channel drawer', { timeout: 60_000 }, () => {
     await user.click(fill);
     expect(await within(form).findByText('claude-b')).toBeTruthy();
     expect(within(form).queryByText('old-model')).toBeNull();
+    // The models of each type are kept locally under the spec's key.
+    expect(JSON.parse(window.localStorage.getItem('channel_models') ?? 'null')).toMatchObject({
+      '1': ['gpt-4o'],
+    });
     await user.click(within(form).getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(server.requests.some((r) => r.method === 'PUT')).toBe(true));
     const body = server.requests.find((r) => r.method === 'PUT')!.body as Record<string, unknown>;
