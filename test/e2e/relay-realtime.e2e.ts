@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { ContentLogService } from '../../server/src/modules/log/content/content-log.service';
 import { RealtimeRelay } from '../../server/src/modules/relay/realtime/realtime-relay.service';
 import {
   DEFAULT_REALTIME_USAGE,
@@ -257,6 +258,83 @@ describe('realtime relay (/v1/realtime)', () => {
     expect(logs[0].request_id).toBe(c.requestId);
     expect(logs[1].request_id).toBe(c.requestId);
     expect(await quotaOf(t, user.userId!)).toBe(before - q1 - q2);
+  });
+
+  it('stores the session’s messages as content when the token is switched on (redacted, audio left out)', async () => {
+    const tok = await makeToken(t, user.userId!);
+    const sw = await root.put(`/api/content_log/token/${tok.id}`, { enabled: true });
+    expect(sw.body).toMatchObject({ success: true, data: { enabled: true } });
+    try {
+      // A session of another token of the same user stores nothing.
+      const plain = await RtClient.open(rtUrl(), { headers: auth() });
+      await plain.next();
+      await plain.respond();
+      plain.ws.close(1000);
+      await plain.closed;
+
+      const c = await RtClient.open(rtUrl(), { headers: auth(tok.key) });
+      expect(await c.next()).toMatchObject({ type: 'session.created' });
+      c.send({ type: 'session.update', session: { instructions: `secret ${tok.key} here` } });
+      await c.until('session.updated');
+      c.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(300).toString('base64') });
+      c.ws.send(Buffer.from([1, 2, 3]));
+      await c.next();
+      await c.respond();
+      c.ws.close(1000);
+      await c.closed;
+      // The session is stored once both sides are closed.
+      const relay = t.app.get(RealtimeRelay);
+      for (let i = 0; i < 100 && relay.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(relay.size).toBe(0);
+      await settle(t);
+      await t.app.get(ContentLogService).flush();
+
+      const rows: Array<Record<string, unknown>> = await t.ds.query('SELECT * FROM log_contents');
+      expect(rows.filter((r) => r.request_id === plain.requestId)).toHaveLength(0);
+      const mine = rows.filter((r) => r.request_id === c.requestId);
+      expect(mine).toHaveLength(1);
+      const request = JSON.parse(String(mine[0].request)) as Array<Record<string, unknown>>;
+      expect(request.map((e) => e.type)).toEqual([
+        'session.update',
+        'input_audio_buffer.append',
+        undefined,
+        'response.create',
+      ]);
+      expect(request[0]).toEqual({
+        type: 'session.update',
+        session: { instructions: 'secret [REDACTED] here' },
+      });
+      expect(request[1]).toEqual({ type: 'input_audio_buffer.append', audio: '[audio: 300 bytes]' });
+      expect(request[2]).toEqual({ binary: true, bytes: 3 });
+      expect(String(mine[0].request)).not.toContain(tok.key.replace(/^sk-/, ''));
+      const response = JSON.parse(String(mine[0].response)) as Array<Record<string, unknown>>;
+      const types = response.map((e) => e.type);
+      expect(types[0]).toBe('session.created');
+      expect(types).toContain('session.updated');
+      expect(types.at(-1)).toBe('response.done');
+      const delta = response.find((e) => e.type === 'response.audio.delta');
+      expect(String(delta?.delta)).toMatch(/^\[audio: \d+ bytes\]$/);
+      const meta = JSON.parse(String(mine[0].meta)) as Record<string, unknown>;
+      expect(meta).toMatchObject({
+        mode: 'realtime',
+        path: '/v1/realtime',
+        status: 101,
+        response_kind: 'json',
+        channel_id: openaiChannel,
+      });
+      expect((meta.headers as Record<string, unknown>).authorization).toBe('[REDACTED]');
+
+      // The session's log row is marked and opens the stored messages.
+      const logs = (await logsOf(t, user.userId!)).filter((l) => l.request_id === c.requestId);
+      expect(logs).toHaveLength(1);
+      expect(logs[0].other).toMatchObject({ ws: true, content_logged: true });
+      const plainLogs = (await logsOf(t, user.userId!)).filter((l) => l.request_id === plain.requestId);
+      expect(plainLogs[0].other).not.toHaveProperty('content_logged');
+      const read = await root.get(`/api/log/${String(logs[0].id)}/content`);
+      expect(read.body).toMatchObject({ success: true, data: { request_id: c.requestId } });
+    } finally {
+      await root.put(`/api/content_log/token/${tok.id}`, { enabled: false });
+    }
   });
 
   it('takes the key from the browser subprotocol and from ?key=, answering the `realtime` protocol', async () => {

@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Midjourney } from '../../server/src/database/entities';
+import { ContentLogService } from '../../server/src/modules/log/content/content-log.service';
 import { TaskPoller } from '../../server/src/modules/task/task-poller.service';
 import { MJ_PNG, MockMidjourney } from '../mocks/midjourney';
 import {
@@ -233,6 +234,51 @@ describe('Midjourney-proxy relay', () => {
 
     await putOption(root, 'MjForwardUrlEnabled', false);
     expect((await request(t.url).get(`/mj/image/${id}`)).status).toBe(404);
+  });
+
+  it('stores the submission (the request and the upstream’s answer) when the token is switched on', async () => {
+    const tok = await makeToken(t, alice.userId!);
+    expect((await root.put(`/api/content_log/token/${tok.id}`, { enabled: true })).body).toMatchObject({
+      success: true,
+    });
+    try {
+      const res = await submit(tok.key, 'imagine', { prompt: 'a stored owl', state: tok.key });
+      expect(res.body.code).toBe(1);
+      const plain = await submit(aliceKey, 'imagine', { prompt: 'an unstored owl' });
+      expect(plain.body.code).toBe(1);
+      await finished(res.body.result);
+      await finished(plain.body.result);
+      await settle(t);
+      await t.app.get(ContentLogService).flush();
+      const rows: Array<Record<string, unknown>> = await t.ds.query(
+        `SELECT * FROM log_contents WHERE user_id = ${alice.userId!}`,
+      );
+      expect(rows).toHaveLength(1);
+      const request = JSON.parse(String(rows[0].request)) as Record<string, unknown>;
+      expect(request).toEqual({ prompt: 'a stored owl', state: '[REDACTED]' });
+      const answer = JSON.parse(String(rows[0].response)) as Record<string, unknown>;
+      expect(answer).toMatchObject({ code: 1, result: res.body.result });
+      expect(JSON.parse(String(rows[0].meta))).toMatchObject({
+        mode: 'midjourney',
+        path: '/mj/submit/imagine',
+        status: 200,
+        response_kind: 'json',
+        channel_id: channelId,
+      });
+      // The task's log row is marked; the other token's is not.
+      await waitFor('the settled log', async () => {
+        await settle(t);
+        const logs = (await logsOf(t, alice.userId!)).filter((l) => l.request_id === rows[0].request_id);
+        return logs.length === 1 && logs[0].other.task_id ? logs : null;
+      });
+      const logs = await logsOf(t, alice.userId!);
+      const marked = logs.filter((l) => l.other.content_logged === true);
+      expect(marked.map((l) => l.request_id)).toEqual([rows[0].request_id]);
+      const read = await root.get(`/api/log/${marked[0].id}/content`);
+      expect(read.body).toMatchObject({ success: true, data: { request_id: rows[0].request_id } });
+    } finally {
+      await root.put(`/api/content_log/token/${tok.id}`, { enabled: false });
+    }
   });
 
   it('a task that fails upstream is refunded in full: the balance ends where it started', async () => {

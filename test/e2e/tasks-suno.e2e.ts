@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Task } from '../../server/src/database/entities';
+import { ContentLogService } from '../../server/src/modules/log/content/content-log.service';
 import { TaskPoller } from '../../server/src/modules/task/task-poller.service';
 import { MockSuno } from '../mocks/suno';
 import {
@@ -186,6 +187,50 @@ describe('Suno relay', () => {
       expect(after.at(-1)).toMatchObject({ type: 5, quota: 0, model_name: 'suno_lyrics' });
     } finally {
       await putOption(root, 'LogConsumeEnabled', true);
+    }
+  });
+
+  it('a channel switched to content logs stores each submission: the request and the upstream’s answer or error', async () => {
+    await updateChannel(t, channelId, { setting: JSON.stringify({ content_log: true }) });
+    try {
+      await settle(t);
+      const logsBefore = (await logsOf(t, bob.userId!)).length;
+      const ok = await submit(bobKey, 'lyrics', { prompt: 'a stored song' });
+      expect(ok.body).toMatchObject({ code: 'success' });
+      await finished(ok.body.data);
+      const boom = await submit(bobKey, 'lyrics', { prompt: 'stored boom [[status=503]]' });
+      expect(boom.status).toBeGreaterThanOrEqual(500);
+      await waitFor('both logs', async () => {
+        await settle(t);
+        const logs = (await logsOf(t, bob.userId!)).slice(logsBefore);
+        return logs.length === 2 && logs.every((l) => l.other.task_id !== undefined) ? true : null;
+      });
+      await t.app.get(ContentLogService).flush();
+      const rows: Array<Record<string, unknown>> = await t.ds.query(
+        `SELECT * FROM log_contents WHERE user_id = ${bob.userId!} ORDER BY id`,
+      );
+      expect(rows).toHaveLength(2);
+      expect(JSON.parse(String(rows[0].request))).toEqual({ prompt: 'a stored song' });
+      expect(JSON.parse(String(rows[0].response))).toMatchObject({ code: 'success', data: ok.body.data });
+      expect(JSON.parse(String(rows[0].meta))).toMatchObject({
+        mode: 'suno',
+        path: '/suno/submit/lyrics',
+        status: 200,
+        channel_id: channelId,
+      });
+      expect(JSON.parse(String(rows[1].request))).toEqual({ prompt: 'stored boom [[status=503]]' });
+      expect(JSON.parse(String(rows[1].response))).toMatchObject({ error: { message: expect.any(String) } });
+      expect(String(rows[1].response)).not.toContain(mock.key);
+      expect(JSON.parse(String(rows[1].meta))).toMatchObject({ mode: 'suno', status: boom.status });
+      // Both log rows (the task's consume log, the refusal's error log) are marked.
+      const logs = (await logsOf(t, bob.userId!)).slice(logsBefore);
+      expect(logs.map((l) => [l.type, l.other.content_logged])).toEqual([
+        [2, true],
+        [5, true],
+      ]);
+      expect(logs.map((l) => l.request_id)).toEqual(rows.map((r) => r.request_id));
+    } finally {
+      await updateChannel(t, channelId, { setting: '{}' });
     }
   });
 

@@ -11,4 +11,5 @@ export { LogModule } from './log.module';
 export { LogService } from './log.service';
 export { ContentLogModule } from './content/content-log.module';
 export { ContentLogService } from './content/content-log.service';
+export type { CapturedAnswer, ContentCall } from './content/content-log.service';
 export type { ContentTap } from './content/content-tap';

@@ -38,6 +38,8 @@ export interface TaskCharge {
   user_group_ratio: number;
   /** What the task holds against its periodic budgets until it ends (none when no budget applies). */
   budget?: BudgetHold | null;
+  /** The submission's request and the upstream's answer are stored (content logs). */
+  content_logged?: boolean;
 }
 
 /** The task a settlement is about (it names the task in the log). */
@@ -74,6 +76,7 @@ export function chargeOf(v: unknown): TaskCharge | null {
     group_ratio: num(o.group_ratio, 1),
     user_group_ratio: num(o.user_group_ratio, -1),
     budget: budgetHoldOf(o.budget),
+    ...(o.content_logged === true ? { content_logged: true } : {}),
   };
 }
 
@@ -153,6 +156,8 @@ export class TaskBillingService {
       action: ref.action,
       task_id: ref.taskId,
       admin_info: { use_channel: [ref.channelId] },
+      // The submission's content is stored (content logs): the console offers it from this row.
+      ...(c.content_logged ? { content_logged: true } : {}),
     };
     // A keyed text is stored rendered in Chinese plus its key, so each reader sees it in their language.
     const columns = typeof text === 'string' ? { content: text, other } : logTextColumns(text, other);
@@ -182,7 +187,12 @@ export class TaskBillingService {
    * Reserves `quota` from the user and the token (nothing when 0), with the consume-log row.
    * Refusal → 403 and nothing changes.
    */
-  async reserve(ctx: RelayContext, quota: number, ref: Omit<TaskRef, 'taskId'>): Promise<TaskCharge> {
+  async reserve(
+    ctx: RelayContext,
+    quota: number,
+    ref: Omit<TaskRef, 'taskId'>,
+    contentLogged = false,
+  ): Promise<TaskCharge> {
     const charge: TaskCharge = {
       reserved: quota,
       log_id: null,
@@ -200,6 +210,7 @@ export class TaskBillingService {
       group_ratio: ctx.price.groupRatio,
       user_group_ratio: ctx.price.userGroupRatio,
       budget: ctx.budget ?? null,
+      ...(contentLogged ? { content_logged: true } : {}),
     };
     const log = this.logEnabled()
       ? this.draft({ ...ref, taskId: '' }, charge, LogType.Consume, quota, 'in progress')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { admitBudget, RelayCacheService, RelayError, releaseBudget } from '../relay';
 import { BudgetService } from '../budget';
+import { ContentLogService } from '../log';
 import type { ChannelSnapshot, RelayContext } from '../relay';
 import { TaskBillingService, TaskCharge, TaskRef } from './task-billing.service';
 import { pickChannel } from './task-common';
@@ -29,6 +30,7 @@ export class TaskSubmitter {
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
     private readonly budgets: BudgetService,
+    private readonly content: ContentLogService,
   ) {}
 
   async submit<P>(args: {
@@ -48,11 +50,14 @@ export class TaskSubmitter {
     const { ctx } = args;
     let channel = args.fixed ?? pickChannel(this.cache, ctx, args.types, 0, new Set());
     const base = { userId: ctx.user.id, platform: args.platform, action: args.action };
+    // Content logs: the token or the user stores content (asked only when some does), or the channel.
+    const byCaller = this.content.active && this.content.wants(ctx.token?.id ?? 0, ctx.user.id);
+    let stored = byCaller || ContentLogService.channelWants(channel.setting);
     // The periodic budgets hold the task's price with its reservation; a refund gives both back.
     await admitBudget(this.budgets, ctx, () => args.quota);
     let charge: TaskCharge;
     try {
-      charge = await this.billing.reserve(ctx, args.quota, { ...base, channelId: channel.id });
+      charge = await this.billing.reserve(ctx, args.quota, { ...base, channelId: channel.id }, stored);
     } catch (err) {
       releaseBudget(this.budgets, ctx);
       throw err;
@@ -69,6 +74,11 @@ export class TaskSubmitter {
       timeoutMs: args.timeoutMs,
     });
     channel = sent.channel;
+    stored = byCaller || ContentLogService.channelWants(channel.setting);
+    if (stored) {
+      charge.content_logged = true;
+      this.storeContent(ctx, args.platform, args.path, channel, sent.answer, sent.error);
+    }
     if (!sent.answer) {
       this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
       throw sent.error;
@@ -80,5 +90,49 @@ export class TaskSubmitter {
       throw new RelayError(502, 'task_upstream_invalid', {}, '', 'upstream_error');
     }
     return { channel, charge, ref, answer, parsed };
+  }
+
+  /** The caller's submit request and the upstream's answer (or the error answered) go to the content logs. */
+  private storeContent(
+    ctx: RelayContext,
+    platform: string,
+    path: string,
+    channel: ChannelSnapshot,
+    answer: UpstreamAnswer | null,
+    error: RelayError,
+  ): void {
+    const req = ctx.req;
+    // The task routes keep the caller's body as sent (JSON); stored parsed, so paths can be redacted.
+    let body: unknown = req.body;
+    if (req.raw) {
+      const raw = req.raw.toString('utf8');
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    }
+    const text = answer
+      ? answer.text
+      : JSON.stringify({ error: { message: error.messageIn('en'), code: error.code } });
+    this.content.recordAnswer(
+      {
+        requestId: req.requestId,
+        userId: ctx.user.id,
+        startedAt: ctx.startedAt,
+        format: req.format,
+        mode: platform,
+        path: req.path ?? path,
+        stream: false,
+        body,
+        multipart: false,
+        headers: req.headers,
+        secrets: [req.key ?? '', ...channel.keys],
+        channelId: channel.id,
+      },
+      { overflow: false, text: () => text },
+      answer ? answer.status : error.status,
+      'application/json',
+    );
   }
 }

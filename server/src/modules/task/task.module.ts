@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RelayModule } from '../relay';
 import { BillingModule } from '../billing';
+import { ContentLogModule } from '../log';
 import { OptionModule } from '../option';
 import { UserModule } from '../user';
 import { MidjourneyRelay } from './midjourney/mj-relay.service';
@@ -20,7 +21,7 @@ import { TaskUpstream } from './task-upstream';
  * until the task ends, the master node's poller, and the drawing and task logs (/api/mj, /api/task).
  */
 @Module({
-  imports: [BillingModule, OptionModule, RelayModule, UserModule],
+  imports: [BillingModule, ContentLogModule, OptionModule, RelayModule, UserModule],
   controllers: [DrawingLogController, TaskLogController],
   providers: [
     TaskUpstream,

@@ -33,9 +33,16 @@ export interface ContentCall {
   channelId: number;
 }
 
+/** What was answered, as kept: a relay call's tap, or a session's or submission's collected text. */
+export interface CapturedAnswer {
+  text(): string;
+  /** More was answered than could be kept. */
+  overflow: boolean;
+}
+
 interface Pending {
   call: ContentCall;
-  tap: ContentTap;
+  tap: CapturedAnswer;
   status: number;
   contentType: string;
 }
@@ -159,17 +166,25 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
 
   /** The call is over (answered or refused): its content is queued for the next batch. */
   record(call: ContentCall, tap: ContentTap, res: ServerResponse): void {
-    this.queue.push({
-      call,
-      tap,
-      status: res.statusCode,
-      contentType: String(res.getHeader('content-type') ?? ''),
-    });
+    this.recordAnswer(call, tap, res.statusCode, String(res.getHeader('content-type') ?? ''));
+  }
+
+  /**
+   * Content that is not a relay call's HTTP answer (a realtime session's messages, a task submission's
+   * upstream answer): queued like `record`, with the answer's status and type given.
+   */
+  recordAnswer(call: ContentCall, answer: CapturedAnswer, status: number, contentType: string): void {
+    this.queue.push({ call, tap: answer, status, contentType });
     if (this.queue.length >= FLUSH_AT) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
       this.timer.unref();
     }
+  }
+
+  /** Bytes a collector of messages keeps per direction before it marks an overflow. */
+  captureLimit(): number {
+    return Math.min(CAPTURE_MAX, this.cap() * CAPTURE_FACTOR);
   }
 
   /** Switches a token or a user on or off (admins). */

@@ -174,6 +174,8 @@ export function realtimeDraft(args: {
   responseId: string;
   startedAt: number;
   now: number;
+  /** The session's messages are stored (content logs): the console offers them from this row. */
+  contentLogged?: boolean;
 }): LogDraft {
   const { ctx, usage } = args;
   const p = ctx.price;
@@ -197,6 +199,7 @@ export function realtimeDraft(args: {
       audio_output: usage.audioOutput,
       text_input: usage.textInput,
       text_output: usage.textOutput,
+      ...(args.contentLogged ? { content_logged: true } : {}),
     },
   });
 }

@@ -26,6 +26,7 @@ import type { AppConfig } from '../../../config/app-config';
 import { usageQuota } from '../../billing';
 import { QuotaLedgerService } from '../../billing';
 import { BudgetService } from '../../budget';
+import { ContentLogService } from '../../log';
 import { OptionService } from '../../option';
 import { ChannelHealthService } from '../channel-health.service';
 import { ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
@@ -58,6 +59,7 @@ import {
   relayCloseCode,
   sessionRequestId,
 } from './realtime-protocol';
+import { SessionTranscript } from './realtime-content';
 import { RESPONSES_SOCKET_PATH, ResponsesSocket } from './responses-socket';
 
 const MAX_ERROR_BODY = 64 * 1024;
@@ -112,6 +114,7 @@ export class RealtimeRelay implements OnModuleDestroy {
     readonly health: ChannelHealthService,
     readonly limits: RateLimitService,
     readonly budgets: BudgetService,
+    readonly content: ContentLogService,
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
     this.handshakeMs = config.relayTimeoutSeconds > 0 ? config.relayTimeoutSeconds * 1000 : 30_000;
@@ -256,7 +259,14 @@ export class RealtimeRelay implements OnModuleDestroy {
     // Synchronous here (no verifyClient): the callback has run when handleUpgrade returns.
     this.wss.handleUpgrade(req, socket, head, (client) => {
       upgraded = true;
-      const session = new RealtimeSession(this, ctx, client, opened);
+      // Content logs: the token, the user or the channel stores content (one boolean when none does).
+      const stored =
+        (this.content.active && this.content.wants(ctx.token?.id ?? 0, ctx.user.id)) ||
+        ContentLogService.channelWants(opened.channel.setting);
+      const transcript = stored
+        ? { messages: new SessionTranscript(this.content.captureLimit()), headers: req.headers }
+        : null;
+      const session = new RealtimeSession(this, ctx, client, opened, transcript);
       this.sessions.add(session);
     });
     if (!upgraded) {
@@ -430,6 +440,8 @@ class RealtimeSession {
     private readonly ctx: RelayContext,
     private readonly client: WebSocket,
     private readonly opened: Opened,
+    /** The session's messages, kept when its content is stored (content logs). */
+    private readonly transcript: { messages: SessionTranscript; headers: IncomingMessage['headers'] } | null = null,
   ) {
     this.upstream = opened.upstream;
     this.lastMark = Date.now();
@@ -440,13 +452,17 @@ class RealtimeSession {
       );
     this.closed = Promise.all([bothClosed(client), bothClosed(upstream)]).then(() => host.ended(this));
 
+    const messages = transcript?.messages ?? null;
     client.on('message', (data, isBinary) => {
       this.lastFrame = Date.now();
-      this.forward(upstream, toBuffer(data), isBinary);
+      const buf = toBuffer(data);
+      if (messages) messages.fromClient(buf, isBinary);
+      this.forward(upstream, buf, isBinary);
     });
     upstream.on('message', (data, isBinary) => {
       this.lastFrame = Date.now();
       const buf = toBuffer(data);
+      if (messages) messages.fromUpstream(buf, isBinary);
       this.forward(client, buf, isBinary);
       if (!isBinary) this.observe(buf);
     });
@@ -467,6 +483,7 @@ class RealtimeSession {
     if (host.idleMs > 0) this.armIdle(host.idleMs);
     void this.closed.then(() => {
       if (this.idleTimer) clearTimeout(this.idleTimer);
+      if (transcript) this.storeTranscript(transcript.messages, transcript.headers);
     });
   }
 
@@ -482,6 +499,24 @@ class RealtimeSession {
       } else this.armIdle(this.host.idleMs - idle);
     }, delay);
     this.idleTimer.unref();
+  }
+
+  /** The session is over: its messages go to the content logs as one row (the session's request id). */
+  private storeTranscript(messages: SessionTranscript, headers: IncomingMessage['headers']): void {
+    const { ctx, opened } = this;
+    try {
+      const call = messages.call({
+        requestId: ctx.req.requestId,
+        userId: ctx.user.id,
+        startedAt: ctx.startedAt,
+        headers,
+        secrets: [ctx.req.key ?? '', ...opened.channel.keys],
+        channelId: opened.channel.id,
+      });
+      this.host.content.recordAnswer(call, messages.answer(), 101, 'application/json');
+    } catch (err) {
+      this.host.logger.warn(`realtime content of ${ctx.req.requestId} not stored: ${(err as Error).message}`);
+    }
   }
 
   /** Resolves when every response seen so far is billed. */
@@ -580,6 +615,7 @@ class RealtimeSession {
           responseId,
           startedAt,
           now,
+          contentLogged: this.transcript !== null,
         })
       : null;
     host.ledger.settle({
