@@ -85,6 +85,28 @@ describe('host routes', () => {
     expect(screen.getByTestId('path').textContent).toBe('/login');
   });
 
+  it("sends a signed-in user's /user/edit to the personal page", async () => {
+    serve({ setup: true, system_name: 'Gatehouse' });
+    window.localStorage.setItem(
+      'user',
+      JSON.stringify({
+        id: 2,
+        username: 'alice',
+        display_name: 'alice',
+        role: 1,
+        status: 1,
+        group: 'default',
+      }),
+    );
+    renderApp('/user/edit');
+
+    await screen.findByText(
+      (_text, element) =>
+        element?.getAttribute('data-testid') === 'path' && element.textContent === '/personal',
+    );
+    expect(screen.getByTestId('path').textContent).toBe('/personal');
+  });
+
   it('opens the emailed reset link as a public page', async () => {
     serve({ setup: true, system_name: 'Gatehouse' });
     renderApp('/user/reset?email=a%40b.co&token=t0ken');

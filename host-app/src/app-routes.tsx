@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '@gatehouse/console-kit/auth';
 import { HomePage } from '@gatehouse/console-kit/home';
 import { SetupGuard, SetupPage } from '@gatehouse/console-kit/setup';
@@ -61,6 +61,8 @@ export function AppRoutes() {
             <Route path="playground" element={<PlaygroundPage />} />
             <Route path="user" element={<UsersPage />} />
             <Route path="user/edit/:id" element={<UsersPage />} />
+            {/* A user's own edit screen is the personal page. */}
+            <Route path="user/edit" element={<Navigate to="/personal" replace />} />
             <Route path="setting" element={<SettingsPage />} />
             <Route path="audit" element={<AuditPage />} />
             <Route path="channel" element={<ChannelsPage />} />
