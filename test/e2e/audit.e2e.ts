@@ -5,6 +5,7 @@
  * as CSV; only admins read it.
  */
 import { AuditEntry } from '../../server/src/database/entities';
+import { makeToken } from '../support/relay-fixtures';
 import { ApiClient, makeUser, putOption, setupRoot, startApp, TestApp, uname } from '../support/test-app';
 
 interface Entry {
@@ -147,6 +148,42 @@ describe('audit trail', () => {
     expect(e.summary).toBe('gift ×2, quota 1000');
     const all = JSON.stringify(await entries()) + (await root.get('/api/audit/export')).text;
     for (const code of codes) expect(all).not.toContain(code);
+  });
+
+  it('records the content-log switches of a token and a user; a repeat or a refused switch writes nothing', async () => {
+    const owner = await makeUser(t, root);
+    const token = await makeToken(t, owner.userId!, { name: 'audited-token' });
+    const turn = async (scope: 'token' | 'user', id: number, enabled: unknown) =>
+      (await admin.put(`/api/content_log/${scope}/${id}`, { enabled })).body.success as boolean;
+    admin.ip = '203.0.113.9';
+    expect(await turn('token', token.id, true)).toBe(true);
+    const [te] = await entries(`&target_type=token&target_id=${token.id}`);
+    expect(te).toMatchObject({
+      actor_name: admin.username,
+      action: 'token.content_log',
+      target_type: 'token',
+      target_id: String(token.id),
+      target_name: 'audited-token',
+      ip: '203.0.113.9',
+      changes: { content_log: { from: false, to: true } },
+    });
+
+    expect(await turn('user', owner.userId!, true)).toBe(true);
+    expect(await turn('user', owner.userId!, false)).toBe(true);
+    const ue = await entries(`&target_type=user&target_id=${owner.userId}&action=user.content_log`);
+    expect(ue.map((e) => e.changes)).toEqual([
+      { content_log: { from: true, to: false } },
+      { content_log: { from: false, to: true } },
+    ]);
+    expect(ue[0]).toMatchObject({ target_name: owner.username, actor_name: admin.username });
+
+    // The same value again, bad input and an unknown target change nothing and write nothing.
+    const before = await count();
+    expect(await turn('token', token.id, true)).toBe(true);
+    expect(await turn('token', token.id, 'yes')).toBe(false);
+    expect(await turn('user', 999999, true)).toBe(false);
+    expect(await count()).toBe(before);
+    expect(await turn('token', token.id, false)).toBe(true);
   });
 
   it('filters by actor, kind and time, and exports CSV', async () => {

@@ -132,6 +132,17 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
     target: 'redemption',
     summary: counted,
   },
+  // content logs: the per-token and per-user switches
+  'ContentLogController.setToken': {
+    action: 'token.content_log',
+    target: 'token',
+    ids: (c) => [c.params.id],
+  },
+  'ContentLogController.setUser': {
+    action: 'user.content_log',
+    target: 'user',
+    ids: (c) => [c.params.id],
+  },
   // money and logs
   'TopUpController.complete': { action: 'topup.complete', target: 'topup', ids: (c) => [c.body.trade_no] },
   'LogController.deleteBefore': {

@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
-import { Channel, Redemption, TopUp, User } from '../../database/entities';
+import { Channel, Redemption, Token, TopUp, User } from '../../database/entities';
 import { OPTION_INDEX } from '../option';
 import type { OptionService } from '../option';
 
 /** What kind of object an audited action changes. */
-export type AuditTarget = 'user' | 'channel' | 'option' | 'redemption' | 'topup' | 'log' | 'two_factor';
+export type AuditTarget =
+  'user' | 'token' | 'channel' | 'option' | 'redemption' | 'topup' | 'log' | 'two_factor';
 
 /** A field's value before and after; secret fields only say that they changed. */
 export type FieldChange = { from: unknown; to: unknown } | { secret: true };
@@ -31,12 +32,14 @@ const VOLATILE: Record<string, string[]> = {
     'aff_history_quota',
     'sessions_valid_after',
   ],
+  token: ['used_quota', 'remain_quota', 'accessed_time', 'created_time'],
   channel: ['used_quota', 'balance', 'balance_updated_time', 'test_time', 'response_time', 'created_time'],
   redemption: ['created_time'],
   topup: [],
 };
 const SECRET: Record<string, string[]> = {
   user: ['password', 'access_token_hash', 'setting'],
+  token: ['key_hash', 'key_enc'],
   channel: ['key'],
   redemption: ['key'],
   topup: [],
@@ -47,6 +50,15 @@ function pick(kind: string, row: object | null, name: string): Snapshot | null {
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) if (!VOLATILE[kind].includes(k)) fields[k] = v;
   return { name, fields, secret: SECRET[kind] };
+}
+
+/** Whether a token's or user's calls store their content (a column the entities do not map). */
+async function contentLogOf(ds: DataSource, table: 'tokens' | 'users', id: number): Promise<boolean> {
+  const rows = await ds.query<Array<{ content_log: unknown }>>(
+    `SELECT content_log FROM ${table} WHERE id = ${Math.floor(id)}`,
+  );
+  const v = rows[0]?.content_log;
+  return v === true || v === 1 || v === '1' || v === 't';
 }
 
 /** Reads the current state of one audited object (null when it does not exist). */
@@ -66,7 +78,15 @@ export async function snapshot(
         : id.startsWith('name:')
           ? await ds.getRepository(User).findOneBy({ username: id.slice(5) })
           : null;
-      return pick('user', u, u?.username ?? '');
+      const snap = pick('user', u, u?.username ?? '');
+      if (snap && u) snap.fields.content_log = await contentLogOf(ds, 'users', u.id);
+      return snap;
+    }
+    case 'token': {
+      const t = numeric ? await ds.getRepository(Token).findOneBy({ id: num }) : null;
+      const snap = pick('token', t && t.deleted_at === null ? t : null, t?.name ?? '');
+      if (snap && t) snap.fields.content_log = await contentLogOf(ds, 'tokens', t.id);
+      return snap;
     }
     case 'channel': {
       const c = numeric ? await ds.getRepository(Channel).findOneBy({ id: num }) : null;

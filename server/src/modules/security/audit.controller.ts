@@ -10,7 +10,7 @@ const FILTERS = [
   { name: 'actor', description: 'exact user name of who acted' },
   { name: 'actor_id', description: 'id of who acted' },
   { name: 'action', description: 'an action (user.update) or a whole kind (user, channel, option, …)' },
-  { name: 'target_type', description: 'user, channel, option, redemption, topup, log' },
+  { name: 'target_type', description: 'user, token, channel, option, redemption, topup, log' },
   { name: 'target_id', description: 'the target’s id (an option’s key)' },
   { name: 'start_timestamp', description: 'unix seconds, inclusive' },
   { name: 'end_timestamp', description: 'unix seconds, inclusive' },
