@@ -362,7 +362,8 @@ try {
   for (const mode of modes) {
     const stream = mode === 'stream';
     for (const c of [1, 16]) {
-      const cell = (label, on, fn) => (targets.includes(on) ? run(label, N, c, fn) : { label, n: 0, concurrency: c, cpuUsPerReq: NaN });
+      const cell = (label, on, fn) =>
+        targets.includes(on) ? run(label, N, c, fn) : { label, n: 0, concurrency: c, cpuUsPerReq: NaN };
       rows.push({ mode, ...(await cell('baseline', 'baseline', baseline(stream))) });
       rows.push({ mode, ...(await cell('gatehouse', 'relay', gateway(stream))) });
       rows.push({ mode, ...(await cell('gatehouse (route)', 'route', viaRoute(stream))) });
@@ -405,17 +406,21 @@ try {
       `${b.mode.padEnd(10)}  ${String(b.concurrency).padStart(11)}  ${b.cpuUsPerReq.toFixed(1).padStart(15)}  ${g.cpuUsPerReq.toFixed(1).padStart(12)}  ${r.cpuUsPerReq.toFixed(1).padStart(18)}  ${added.toFixed(1).padStart(12)}  ${(r.cpuUsPerReq / b.cpuUsPerReq).toFixed(2).padStart(5)}`,
     );
   }
-  const gatewayRequests = (N + Math.min(2000, N)) * 2 * modes.length * ['relay', 'route'].filter((t) => targets.includes(t)).length;
+  const gatewayRequests =
+    (N + Math.min(2000, N)) * 2 * modes.length * ['relay', 'route'].filter((t) => targets.includes(t)).length;
   console.log(`\nJudged figure: added CPU µs per request (route+relay − baseline), lower is better.`);
   console.log(
     `Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`,
   );
-  for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(String(n).padStart(8), sql);
+  for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(String(n).padStart(8), sql);
   if (flushes.length) {
     const rows = flushes.reduce((n, f) => n + f[0], 0);
     const us = flushes.reduce((n, f) => n + f[1], 0);
     const worst = flushes.reduce((m, f) => (f[1] > m[1] ? f : m));
-    console.log(`Flushes: ${flushes.length}, ${rows} rows, ${(us / rows).toFixed(1)} µs per row, worst ${worst[1].toFixed(0)} µs for ${worst[0]} rows`);
+    console.log(
+      `Flushes: ${flushes.length}, ${rows} rows, ${(us / rows).toFixed(1)} µs per row, worst ${worst[1].toFixed(0)} µs for ${worst[0]} rows`,
+    );
   }
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const file = join(root, `bench/results/relay-cpu-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);

@@ -393,7 +393,7 @@ try {
             const bad = r.errors + r.timeouts + r.non2xx + w.r.errors + w.r.timeouts + w.r.non2xx;
             if (bad)
               failures.push(
-                `gatehouse ${mode} @${c}: ${r.non2xx + w.r.non2xx} non-2xx, ${r.errors + r.timeouts + w.r.errors + w.r.timeouts} errors/timeouts (status counts ${JSON.stringify(r.statusCodeStats)})`,
+                `gatehouse ${mode} @${c}: ${r.non2xx + w.r.non2xx} non-2xx, ${r.errors + r.timeouts + w.r.errors + w.r.timeouts} errors/timeouts (status counts: run ${JSON.stringify(r.statusCodeStats)}, warm-up ${JSON.stringify(w.r.statusCodeStats)})`,
               );
           }
           process.stdout.write(

@@ -22,8 +22,10 @@ function area(f) {
   const at = `${f.url} ${f.functionName}`;
   if (f.functionName === '(garbage collector)') return 'garbage collector';
   if (f.functionName === '(program)' || f.functionName === '(idle)') return 'V8 / idle';
-  if (/cjs\/loader|wrapSafe|readFileUtf8|internalModuleStat|compileFunction|esm\//.test(at)) return 'start-up (module loading)';
-  if (/quota-ledger|typeorm|better-sqlite3|sqlite-serial/.test(at)) return 'database (ledger flush, ORM, SQLite)';
+  if (/cjs\/loader|wrapSafe|readFileUtf8|internalModuleStat|compileFunction|esm\//.test(at))
+    return 'start-up (module loading)';
+  if (/quota-ledger|typeorm|better-sqlite3|sqlite-serial/.test(at))
+    return 'database (ledger flush, ORM, SQLite)';
   if (/undici/.test(at)) return 'undici (upstream client, mock)';
   if (/\/bench\//.test(at)) return 'benchmark harness';
   if (/dist\/server\/src\/modules\/relay/.test(at)) return 'relay module';
@@ -51,9 +53,12 @@ if (kind === 'cpu') {
   const per = (n) => (requests ? ` | ${((n / total) * requests).toFixed(1)}` : '');
   console.log(`Self time by area (${total} samples)\n`);
   console.log(`| area | share${requests ? ' | µs/request' : ''} |\n|---|---:${requests ? '|---:' : ''}|`);
-  for (const [k, n] of [...areas].sort((a, b) => b[1] - a[1])) console.log(`| ${k} | ${pct(n, total)}${per(n)} |`);
+  for (const [k, n] of [...areas].sort((a, b) => b[1] - a[1]))
+    console.log(`| ${k} | ${pct(n, total)}${per(n)} |`);
   console.log(`\nTop ${top} functions by self time\n`);
-  console.log(`| # | function | share${requests ? ' | µs/request' : ''} |\n|---:|---|---:${requests ? '|---:' : ''}|`);
+  console.log(
+    `| # | function | share${requests ? ' | µs/request' : ''} |\n|---:|---|---:${requests ? '|---:' : ''}|`,
+  );
   [...self]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
@@ -69,8 +74,12 @@ if (kind === 'cpu') {
   };
   walk(p.head);
   const per = (b) => (requests ? ` | ${(b / requests / 1024).toFixed(2)}` : '');
-  console.log(`Allocated: ${(total / 1048576).toFixed(1)} MB${requests ? `, ${(total / requests / 1024).toFixed(1)} KB per request` : ''}\n`);
-  console.log(`| # | function | share${requests ? ' | KB/request' : ''} |\n|---:|---|---:${requests ? '|---:' : ''}|`);
+  console.log(
+    `Allocated: ${(total / 1048576).toFixed(1)} MB${requests ? `, ${(total / requests / 1024).toFixed(1)} KB per request` : ''}\n`,
+  );
+  console.log(
+    `| # | function | share${requests ? ' | KB/request' : ''} |\n|---:|---|---:${requests ? '|---:' : ''}|`,
+  );
   [...self]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
