@@ -2928,6 +2928,40 @@ export interface components {
             quota: number;
             token_used: number;
         };
+        ReportRow: {
+            requests: number;
+            /** @description quota charged */
+            quota: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+            /** @description first second of the period (unix seconds) in the report's time zone */
+            period_start: number;
+            /** @description 2026-11-25 (day), the week's Monday, or 2026-11 (month) */
+            period: string;
+            /** @description user id, token id, channel id (numbers) or model name, group (text) */
+            key: number | string;
+            /** @description user name, token name, channel name, model, group ('' when the channel is gone) */
+            name: string;
+        };
+        ReportFigures: {
+            requests: number;
+            /** @description quota charged */
+            quota: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        Report: {
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            /** @enum {string} */
+            group_by: "user" | "token" | "model" | "channel" | "group";
+            /** @description the IANA time zone periods are counted in */
+            time_zone: string;
+            start_timestamp: number;
+            end_timestamp: number;
+            rows: components["schemas"]["ReportRow"][];
+            totals: components["schemas"]["ReportFigures"];
+        };
         UserView: {
             id: number;
             username: string;
@@ -2953,6 +2987,7 @@ export interface components {
             created_at: number;
             DeletedAt: string | null;
             /**
+             * @description quota and request caps per day, week and month (0 = none); null = no budget
              * @example {
              *       "month": {
              *         "quota": 5000000,
@@ -2960,7 +2995,26 @@ export interface components {
              *       }
              *     }
              */
-            budget: Record<string, never> | null;
+            budget: {
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+            } | null;
         };
         UpdateSelfDto: {
             display_name?: string;
@@ -3049,6 +3103,71 @@ export interface components {
         ResetPasswordDto: {
             email?: string;
             token?: string;
+        };
+        StatusView: {
+            system_name: string;
+            /** @description logo URL or data URL */
+            logo: string;
+            footer_html: string;
+            /** @description quota units per US dollar */
+            quota_per_unit: number;
+            display_in_currency: boolean;
+            display_token_stat: boolean;
+            enable_drawing: boolean;
+            enable_task: boolean;
+            enable_data_export: boolean;
+            /** @description chat links: each entry maps a name to a URL template */
+            chats: {
+                [key: string]: string;
+            }[];
+            /** @description payment methods: name and type, other display keys as configured */
+            pay_methods: ({
+                name: string;
+                type: string;
+                color?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            data_export_default_time: string;
+            default_collapse_sidebar: boolean;
+            mj_notify_enabled: boolean;
+            chat_link: string;
+            chat_link2: string;
+            docs_link: string;
+            version: string;
+            /** @description the repository whose latest release tag the console's version check compares with */
+            version_check_repo: string;
+            /** @description when the server started (unix seconds) */
+            start_time: number;
+            email_verification: boolean;
+            turnstile_check: boolean;
+            turnstile_site_key: string;
+            github_oauth: boolean;
+            github_client_id: string;
+            oidc_enabled: boolean;
+            oidc_authorization_endpoint: string;
+            oidc_client_id: string;
+            wechat_login: boolean;
+            wechat_qrcode: string;
+            telegram_oauth: boolean;
+            telegram_bot_name: string;
+            linuxdo_oauth: boolean;
+            linuxdo_client_id: string;
+            server_address: string;
+            /** @description whether the first-run setup is done */
+            setup: boolean;
+            self_use_mode_enabled: boolean;
+            demo_site_enabled: boolean;
+            default_use_auto_group: boolean;
+            /** @description whether online payment is configured */
+            enable_online_topup: boolean;
+            price: number;
+            min_topup: number;
+            top_up_link: string;
+            usd_exchange_rate: number;
+            password_login_enabled: boolean;
+            password_register_enabled: boolean;
+            register_enabled: boolean;
         };
         ChannelView: {
             id: number;
@@ -3315,6 +3434,7 @@ export interface components {
             tpm_limit: number;
             concurrency_limit: number;
             /**
+             * @description quota and request caps per day, week and month (0 = none); null = no budget
              * @example {
              *       "day": {
              *         "quota": 500000,
@@ -3322,7 +3442,26 @@ export interface components {
              *       }
              *     }
              */
-            budget: Record<string, never> | null;
+            budget: {
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+            } | null;
         };
         CreateTokenDto: {
             /**
@@ -3432,6 +3571,103 @@ export interface components {
         TokenIdsDto: {
             ids: number[];
         };
+        PeriodUsageView: {
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            /** @description the period's first second (unix seconds) */
+            start: number;
+            /** @description the first second of the next period (when it resets) */
+            resets_at: number;
+            /**
+             * @description the reset as local wall time in the operator's zone
+             * @example 2026-11-26 00:00
+             */
+            resets: string;
+            /** @description the IANA time zone */
+            zone: string;
+            /** @description 0 = no quota cap */
+            quota_cap: number;
+            /** @description charged in the period, plus what calls in flight hold */
+            quota_used: number;
+            /** @description null = no quota cap */
+            quota_remaining: number | null;
+            /** @description 0 = no request cap */
+            request_cap: number;
+            requests_used: number;
+            /** @description null = no request cap */
+            requests_remaining: number | null;
+        };
+        BudgetStatusView: {
+            /**
+             * @description quota and request caps per day, week and month (0 = none); null = no budget
+             * @example {
+             *       "month": {
+             *         "quota": 5000000,
+             *         "requests": 0
+             *       }
+             *     }
+             */
+            budget: {
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+            } | null;
+            periods: components["schemas"]["PeriodUsageView"][];
+        };
+        GroupBudgetStatusView: {
+            /**
+             * @description quota and request caps per day, week and month (0 = none); null = no budget
+             * @example {
+             *       "month": {
+             *         "quota": 5000000,
+             *         "requests": 0
+             *       }
+             *     }
+             */
+            budget: {
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+            } | null;
+            periods: components["schemas"]["PeriodUsageView"][];
+            name: string;
+        };
+        OwnBudgetView: {
+            /** @description the operator's time zone periods are counted in */
+            zone: string;
+            user: components["schemas"]["BudgetStatusView"];
+            group: components["schemas"]["GroupBudgetStatusView"];
+        };
         FetchModelsDto: {
             /**
              * @description channel type id
@@ -3442,6 +3678,22 @@ export interface components {
             base_url?: string;
             /** @description the key (first line used when several) */
             key: string;
+        };
+        ClientTypeSeen: {
+            /** @description the kind of client the calls came from */
+            client_type: string;
+            count: number;
+            first_seen: number;
+            last_seen: number;
+        };
+        GroupSeen: {
+            group: string;
+            first_seen: number;
+            last_seen: number;
+            client_types: components["schemas"]["ClientTypeSeen"][];
+        };
+        UpstreamGroups: {
+            groups: components["schemas"]["GroupSeen"][];
         };
         RedemptionView: {
             id: number;
@@ -3508,6 +3760,106 @@ export interface components {
             /** @enum {string} */
             code_challenge_method?: "S256";
         };
+        AdminDrawingLogView: {
+            id: number;
+            created_at: number;
+            submit_time: number;
+            start_time: number;
+            finish_time: number;
+            /** @description IMAGINE, UPSCALE, ... */
+            action: string;
+            /** @description the proxy's task id */
+            mj_id: string;
+            /** @description the proxy's submit code */
+            code: number;
+            /** @description SUBMITTED, IN_PROGRESS, SUCCESS, FAILURE, ... */
+            status: string;
+            /** @example 100% */
+            progress: string;
+            image_url: string;
+            prompt: string;
+            prompt_en: string;
+            description: string;
+            fail_reason: string;
+            /** @description quota charged */
+            quota: number;
+            user_id: number;
+            channel_id: number;
+        };
+        DrawingLogView: {
+            id: number;
+            created_at: number;
+            submit_time: number;
+            start_time: number;
+            finish_time: number;
+            /** @description IMAGINE, UPSCALE, ... */
+            action: string;
+            /** @description the proxy's task id */
+            mj_id: string;
+            /** @description the proxy's submit code */
+            code: number;
+            /** @description SUBMITTED, IN_PROGRESS, SUCCESS, FAILURE, ... */
+            status: string;
+            /** @example 100% */
+            progress: string;
+            image_url: string;
+            prompt: string;
+            prompt_en: string;
+            description: string;
+            fail_reason: string;
+            /** @description quota charged */
+            quota: number;
+        };
+        AdminTaskLogView: {
+            id: number;
+            created_at: number;
+            updated_at: number;
+            submit_time: number;
+            start_time: number;
+            finish_time: number;
+            /** @example suno */
+            platform: string;
+            /** @description MUSIC or LYRICS */
+            action: string;
+            task_id: string;
+            /** @description SUBMITTED, QUEUED, IN_PROGRESS, SUCCESS, FAILURE, ... */
+            status: string;
+            /** @example 100% */
+            progress: string;
+            fail_reason: string;
+            /** @description quota charged */
+            quota: number;
+            /** @description the upstream's result as it returned it (JSON), or null */
+            data: {
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean | (never | null);
+            user_id: number;
+            channel_id: number;
+        };
+        TaskLogView: {
+            id: number;
+            created_at: number;
+            updated_at: number;
+            submit_time: number;
+            start_time: number;
+            finish_time: number;
+            /** @example suno */
+            platform: string;
+            /** @description MUSIC or LYRICS */
+            action: string;
+            task_id: string;
+            /** @description SUBMITTED, QUEUED, IN_PROGRESS, SUCCESS, FAILURE, ... */
+            status: string;
+            /** @example 100% */
+            progress: string;
+            fail_reason: string;
+            /** @description quota charged */
+            quota: number;
+            /** @description the upstream's result as it returned it (JSON), or null */
+            data: {
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean | (never | null);
+        };
         AuditView: {
             id: number;
             created_at: number;
@@ -3546,12 +3898,79 @@ export interface components {
             /** @description the account password (accounts without a second factor) */
             password?: string;
         };
+        PasskeyRp: {
+            name: string;
+            /** @description the host name passkeys are bound to */
+            id?: string;
+        };
+        PasskeyUserEntity: {
+            /** @description base64url user handle */
+            id: string;
+            name: string;
+            displayName: string;
+        };
+        PasskeyCredentialParameters: {
+            /** @example -7 */
+            alg: number;
+            /** @enum {string} */
+            type: "public-key";
+        };
+        PasskeyDescriptor: {
+            /** @description base64url credential id */
+            id: string;
+            /** @enum {string} */
+            type?: "public-key";
+            /**
+             * @example [
+             *       "internal",
+             *       "hybrid"
+             *     ]
+             */
+            transports?: string[];
+        };
+        PasskeyCreationOptions: {
+            rp: components["schemas"]["PasskeyRp"];
+            user: components["schemas"]["PasskeyUserEntity"];
+            /** @description base64url challenge */
+            challenge: string;
+            pubKeyCredParams: components["schemas"]["PasskeyCredentialParameters"][];
+            /** @description milliseconds */
+            timeout?: number;
+            /** @description the user's passkeys (not created twice) */
+            excludeCredentials?: components["schemas"]["PasskeyDescriptor"][];
+            /** @description residentKey, userVerification, authenticatorAttachment */
+            authenticatorSelection?: {
+                [key: string]: unknown;
+            };
+            hints?: string[];
+            /** @example none */
+            attestation?: string;
+            attestationFormats?: string[];
+            extensions?: {
+                [key: string]: unknown;
+            };
+        };
         PasskeyRegisterDto: {
             /** @description the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication) */
             response: {
                 [key: string]: unknown;
             };
             name?: string;
+        };
+        PasskeyRequestOptions: {
+            /** @description base64url challenge */
+            challenge: string;
+            /** @description milliseconds */
+            timeout?: number;
+            rpId?: string;
+            /** @description the passkeys that may answer (empty: any of the site's discoverable passkeys) */
+            allowCredentials?: components["schemas"]["PasskeyDescriptor"][];
+            /** @enum {string} */
+            userVerification?: "required" | "preferred" | "discouraged";
+            hints?: string[];
+            extensions?: {
+                [key: string]: unknown;
+            };
         };
         PasskeyResponseDto: {
             /** @description the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication) */
@@ -3562,6 +3981,24 @@ export interface components {
         ContentSwitchDto: {
             /** @description true stores the content of this token’s or user’s calls */
             enabled?: boolean;
+        };
+        TopUpInfoView: {
+            /** @description whether online payment is configured */
+            enable_online_topup: boolean;
+            pay_methods: ({
+                name: string;
+                type: string;
+                color?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            min_topup: number;
+            price: number;
+            topup_group_ratio: number;
+            quota_per_unit: number;
+            display_in_currency: boolean;
+            usd_exchange_rate: number;
+            topup_link: string;
         };
         AmountDto: {
             /**
@@ -4414,9 +4851,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["Report"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -4548,9 +4983,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["Report"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -5579,9 +6012,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["StatusView"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6745,30 +7176,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            zone: string;
-                            user: {
-                                /** @description the caps per period, or null */
-                                budget: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description usage and reset of each current period */
-                                periods: {
-                                    [key: string]: unknown;
-                                }[];
-                            };
-                            group: {
-                                /** @description the caps per period, or null */
-                                budget: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description usage and reset of each current period */
-                                periods: {
-                                    [key: string]: unknown;
-                                }[];
-                                name: string;
-                            };
-                        };
+                        data: components["schemas"]["OwnBudgetView"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6805,16 +7213,7 @@ export interface operations {
                         message: string;
                         /** @description token id → status */
                         data: {
-                            [key: string]: {
-                                /** @description the caps per period, or null */
-                                budget: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description usage and reset of each current period */
-                                periods: {
-                                    [key: string]: unknown;
-                                }[];
-                            };
+                            [key: string]: components["schemas"]["BudgetStatusView"];
                         };
                     } | components["schemas"]["ApiFailure"];
                 };
@@ -6852,16 +7251,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            /** @description the caps per period, or null */
-                            budget: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description usage and reset of each current period */
-                            periods: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["BudgetStatusView"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6898,16 +7288,7 @@ export interface operations {
                         message: string;
                         /** @description group → status */
                         data: {
-                            [key: string]: {
-                                /** @description the caps per period, or null */
-                                budget: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description usage and reset of each current period */
-                                periods: {
-                                    [key: string]: unknown;
-                                }[];
-                            };
+                            [key: string]: components["schemas"]["BudgetStatusView"];
                         };
                     } | components["schemas"]["ApiFailure"];
                 };
@@ -7161,11 +7542,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            groups: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["UpstreamGroups"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -7865,7 +8242,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the answer, or a refusal */
+            /** @description one page (?p= from 1, page_size up to 100) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7883,9 +8260,7 @@ export interface operations {
                          */
                         message: string;
                         data: {
-                            items: {
-                                [key: string]: unknown;
-                            }[];
+                            items: components["schemas"]["AdminDrawingLogView"][];
                             /** @example 1 */
                             total: number;
                             /** @example 1 */
@@ -7925,7 +8300,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the answer, or a refusal */
+            /** @description one page (?p= from 1, page_size up to 100) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7943,9 +8318,7 @@ export interface operations {
                          */
                         message: string;
                         data: {
-                            items: {
-                                [key: string]: unknown;
-                            }[];
+                            items: components["schemas"]["DrawingLogView"][];
                             /** @example 1 */
                             total: number;
                             /** @example 1 */
@@ -7991,7 +8364,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the answer, or a refusal */
+            /** @description one page (?p= from 1, page_size up to 100) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8009,9 +8382,7 @@ export interface operations {
                          */
                         message: string;
                         data: {
-                            items: {
-                                [key: string]: unknown;
-                            }[];
+                            items: components["schemas"]["AdminTaskLogView"][];
                             /** @example 1 */
                             total: number;
                             /** @example 1 */
@@ -8053,7 +8424,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the answer, or a refusal */
+            /** @description one page (?p= from 1, page_size up to 100) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8071,9 +8442,7 @@ export interface operations {
                          */
                         message: string;
                         data: {
-                            items: {
-                                [key: string]: unknown;
-                            }[];
+                            items: components["schemas"]["TaskLogView"][];
                             /** @example 1 */
                             total: number;
                             /** @example 1 */
@@ -8535,9 +8904,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["PasskeyCreationOptions"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -8653,9 +9020,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["PasskeyRequestOptions"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -8726,9 +9091,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["PasskeyRequestOptions"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -9018,9 +9381,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["TopUpInfoView"];
                     } | components["schemas"]["ApiFailure"];
                 };
             };

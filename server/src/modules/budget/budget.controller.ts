@@ -1,5 +1,5 @@
 import { Controller, Get, Param, ParseIntPipe, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull } from 'typeorm';
 import { fail } from '../../common/app-error';
@@ -7,8 +7,9 @@ import type { AuthUser } from '../../common/http/request-context';
 import { Token, User } from '../../database/entities';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { parseBudget } from '../../common/budget-rules';
-import { ANY_OBJECT, ApiEnvelope, objectOf, STRING } from '../../common/http/api-envelope';
+import { ApiEnvelope } from '../../common/http/api-envelope';
 import { BudgetService, BudgetStatus } from './budget.service';
+import { BudgetStatusView, OwnBudgetView } from './budget.view';
 
 const MAX_IDS = 100;
 
@@ -16,12 +17,6 @@ const MAX_IDS = 100;
  * Budget usage per current period (used includes what calls in flight hold). Budgets themselves are
  * set with the token, the user (PUT /api/user) and the option GroupBudgets.
  */
-/** A budget (null when none is set) and the usage of each of its current periods. */
-const BUDGET_STATUS = objectOf({
-  budget: { ...ANY_OBJECT, nullable: true, description: 'the caps per period, or null' },
-  periods: { type: 'array', items: ANY_OBJECT, description: 'usage and reset of each current period' },
-});
-
 @ApiTags('budgets')
 @Controller('api/budget')
 export class BudgetController {
@@ -35,20 +30,8 @@ export class BudgetController {
   @ApiOperation({
     summary: "The signed-in user's budget and its group's, per current period → {zone, user, group}",
   })
-  @ApiEnvelope(
-    objectOf({
-      zone: STRING,
-      user: BUDGET_STATUS,
-      group: {
-        ...BUDGET_STATUS,
-        properties: { ...BUDGET_STATUS.properties, name: STRING },
-        required: ['budget', 'periods', 'name'],
-      },
-    }),
-  )
-  async self(
-    @CurrentUser() me: AuthUser,
-  ): Promise<{ zone: string; user: BudgetStatus; group: BudgetStatus & { name: string } }> {
+  @ApiEnvelope(OwnBudgetView)
+  async self(@CurrentUser() me: AuthUser): Promise<OwnBudgetView> {
     const row = await this.ds
       .getRepository(User)
       .findOne({ where: { id: me.id }, select: { id: true, budget: true, group: true } });
@@ -63,7 +46,14 @@ export class BudgetController {
   @Get('token')
   @UserOnly()
   @ApiOperation({ summary: "Budgets of the caller's own tokens (ids=1,2,3; at most 100) → {id: status}" })
-  @ApiEnvelope({ type: 'object', additionalProperties: BUDGET_STATUS, description: 'token id → status' })
+  @ApiEnvelope(
+    {
+      type: 'object',
+      additionalProperties: { $ref: getSchemaPath(BudgetStatusView) },
+      description: 'token id → status',
+    },
+    { models: [BudgetStatusView] },
+  )
   async tokens(
     @CurrentUser() me: AuthUser,
     @Query('ids') idsRaw: unknown,
@@ -87,7 +77,7 @@ export class BudgetController {
   @Get('user/:id')
   @AdminOnly()
   @ApiOperation({ summary: "A user's budget per current period (admins)" })
-  @ApiEnvelope(BUDGET_STATUS)
+  @ApiEnvelope(BudgetStatusView)
   async user(@Param('id', ParseIntPipe) id: number): Promise<BudgetStatus> {
     const row = await this.ds
       .getRepository(User)
@@ -101,7 +91,14 @@ export class BudgetController {
   @ApiOperation({
     summary: 'Every group budget (option GroupBudgets) per current period (admins) → {group: status}',
   })
-  @ApiEnvelope({ type: 'object', additionalProperties: BUDGET_STATUS, description: 'group → status' })
+  @ApiEnvelope(
+    {
+      type: 'object',
+      additionalProperties: { $ref: getSchemaPath(BudgetStatusView) },
+      description: 'group → status',
+    },
+    { models: [BudgetStatusView] },
+  )
   async groups(): Promise<Record<string, BudgetStatus>> {
     const st = await this.budgets.statuses('group', [...this.budgets.groupBudgets()]);
     return Object.fromEntries(st);

@@ -8,8 +8,8 @@ import { AdminOnly } from '../../common/http/access';
 import { ChannelTestService } from '../relay';
 import { ChannelOpsService } from './channel-ops.service';
 import { FetchModelsDto } from './channel-ops.dto';
+import { UpstreamGroups } from './channel-ops.view';
 import {
-  ANY_OBJECT,
   ApiEnvelope,
   ApiRawAnswer,
   BOOLEAN,
@@ -111,7 +111,7 @@ export class ChannelOpsController {
     summary:
       'Who called through the channel: {groups: [{group, first_seen, last_seen, client_types: [{client_type, count, first_seen, last_seen}]}]}',
   })
-  @ApiEnvelope(objectOf({ groups: { type: 'array', items: ANY_OBJECT } }))
+  @ApiEnvelope(UpstreamGroups)
   detectUpstream(@Param('id', ParseIntPipe) id: number) {
     return this.ops.detectUpstream(id);
   }

@@ -18,25 +18,12 @@ import {
   UnexpectedAnswerError,
   UnsupportedError,
 } from './provider-accounts';
+import type { ClientTypeSeen, GroupSeen, UpstreamGroups } from './channel-ops.view';
 
 /** Pages of a model list followed at most (Gemini and Anthropic page their lists). */
 const MAX_MODEL_PAGES = 20;
 /** Log rows read per query when aggregating a channel's traffic. */
 const DETECTION_BATCH = 5000;
-
-export interface ClientTypeSeen {
-  client_type: string;
-  count: number;
-  first_seen: number;
-  last_seen: number;
-}
-
-export interface GroupSeen {
-  group: string;
-  first_seen: number;
-  last_seen: number;
-  client_types: ClientTypeSeen[];
-}
 
 /**
  * Admin operations on a channel's upstream account: balance (one, or all in the background), the
@@ -186,7 +173,7 @@ export class ChannelOpsService implements OnModuleDestroy {
    * per client type (from the caller's User-Agent, recorded in the log's `other.client_type`) the count
    * and first/last seen. Read in id order in batches, so a busy channel never loads all rows at once.
    */
-  async detectUpstream(id: number): Promise<{ groups: GroupSeen[] }> {
+  async detectUpstream(id: number): Promise<UpstreamGroups> {
     const exists = await this.ds.getRepository(Channel).exists({ where: { id } });
     if (!exists) throw new AppError('channel_not_found');
     const groups = new Map<string, GroupSeen & { byClient: Map<string, ClientTypeSeen> }>();

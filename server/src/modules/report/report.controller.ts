@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { ReportService } from './report.service';
-import { ANY_OBJECT, ApiEnvelope, ApiFile } from '../../common/http/api-envelope';
+import { Report } from './report.view';
+import { ApiEnvelope, ApiFile } from '../../common/http/api-envelope';
 
 type Raw = Record<string, unknown>;
 
@@ -48,8 +49,8 @@ export class ReportController {
     summary:
       'Consumption by period × dimension → {period, group_by, time_zone, start_timestamp, end_timestamp, rows, totals}',
   })
-  @ApiEnvelope(ANY_OBJECT)
-  reportAll(@Query() query: Raw) {
+  @ApiEnvelope(Report)
+  reportAll(@Query() query: Raw): Promise<Report> {
     return this.reports.reportAll(query);
   }
 
@@ -81,8 +82,8 @@ export class ReportController {
   @UserOnly()
   @queries(PARAMS)
   @ApiOperation({ summary: 'The caller’s own consumption by period × dimension (no channel dimension)' })
-  @ApiEnvelope(ANY_OBJECT)
-  reportOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
+  @ApiEnvelope(Report)
+  reportOwn(@CurrentUser() me: AuthUser, @Query() query: Raw): Promise<Report> {
     return this.reports.reportOwn(me, query);
   }
 }

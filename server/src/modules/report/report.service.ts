@@ -20,43 +20,13 @@ import { applyLogFilter, LogFilter, parseLogFilter, text } from '../log';
 import { OptionService } from '../option';
 
 import type { UnknownObject as Raw } from '../../common/json';
-
-export const DIMENSIONS = ['user', 'token', 'model', 'channel', 'group'] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+import { Dimension, DIMENSIONS, Report, ReportRow } from './report.view';
 
 /** A range without a start reaches back this far from its end. */
 const DEFAULT_SPAN = 30 * 86_400;
 /** At most this many local days per report (ten years). */
 const MAX_DAYS = 3_700;
 const DAY = 86_400;
-
-export interface ReportFigures {
-  requests: number;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-export interface ReportRow extends ReportFigures {
-  /** First second of the period (unix seconds) in the report's time zone. */
-  period_start: number;
-  /** 2026-11-25 (day), the week's Monday, or 2026-11 (month). */
-  period: string;
-  /** User id, token id, channel id (numbers) or model name, group (text). */
-  key: number | string;
-  /** User name, token name, channel name, model, group ('' when the channel is gone). */
-  name: string;
-}
-
-export interface Report {
-  period: Period;
-  group_by: Dimension;
-  time_zone: string;
-  start_timestamp: number;
-  end_timestamp: number;
-  rows: ReportRow[];
-  totals: ReportFigures;
-}
 
 /** The column a dimension groups by, and the name shown for it. */
 const KEY: Record<Dimension, { key: string; name: string | null }> = {

@@ -9,8 +9,9 @@ import { loginResult } from '../auth';
 import { SecondFactorGate } from '../auth';
 import { StepUpService } from '../auth';
 import { PasskeyService } from './passkey.service';
-import { ANY_OBJECT, ApiEnvelope, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
+import { ApiEnvelope, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
 import { LoginResult } from '../auth';
+import { PasskeyCreationOptions, PasskeyRequestOptions } from './passkey.view';
 
 export class PasskeyResponseDto {
   @ApiProperty({
@@ -40,7 +41,7 @@ export class PasskeyController {
   @Post('register/options')
   @UserOnly()
   @ApiOperation({ summary: 'Creation options for a new passkey of the signed-in user (step-up)' })
-  @ApiEnvelope(ANY_OBJECT, 'WebAuthn PublicKeyCredentialCreationOptionsJSON')
+  @ApiEnvelope(PasskeyCreationOptions, 'WebAuthn PublicKeyCredentialCreationOptionsJSON')
   registerOptions(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,
@@ -77,7 +78,7 @@ export class PasskeyController {
     summary:
       'Request options for signing in with a passkey: after the password step (its user’s passkeys) or without a password',
   })
-  @ApiEnvelope(ANY_OBJECT, 'WebAuthn PublicKeyCredentialRequestOptionsJSON')
+  @ApiEnvelope(PasskeyRequestOptions, 'WebAuthn PublicKeyCredentialRequestOptionsJSON')
   loginOptions(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.passkeys.authenticationOptions(req, reply, 'auth', this.gate.pendingUser(req));
   }
@@ -106,7 +107,7 @@ export class PasskeyController {
   @Post('step_up/options')
   @UserOnly()
   @ApiOperation({ summary: 'Request options for confirming the signed-in user with one of their passkeys' })
-  @ApiEnvelope(ANY_OBJECT, 'WebAuthn PublicKeyCredentialRequestOptionsJSON')
+  @ApiEnvelope(PasskeyRequestOptions, 'WebAuthn PublicKeyCredentialRequestOptionsJSON')
   stepUpOptions(
     @CurrentUser() me: AuthUser,
     @Req() req: FastifyRequest,

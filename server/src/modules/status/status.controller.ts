@@ -3,7 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowBeforeSetup, Public, UserOnly } from '../../common/http/access';
 import { modelsByType } from '../channel';
 import { StatusService } from './status.service';
-import { ANY_OBJECT, ApiEnvelope, STRING, STRINGS } from '../../common/http/api-envelope';
+import { StatusView } from './status.view';
+import { ApiEnvelope, STRING, STRINGS } from '../../common/http/api-envelope';
 
 @ApiTags('status')
 @Controller('api')
@@ -14,8 +15,8 @@ export class StatusController {
   @Public()
   @AllowBeforeSetup()
   @ApiOperation({ summary: 'The public status object the console caches' })
-  @ApiEnvelope(ANY_OBJECT, 'the site status: names, switches and texts the console needs')
-  get() {
+  @ApiEnvelope(StatusView, 'the site status: names, switches and texts the console needs')
+  get(): Promise<StatusView> {
     return this.status.publicStatus();
   }
 

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/app-config';
 import { OptionService } from '../option';
 import { SetupService } from '../setup';
 import { startTime, version } from '../../version';
+import type { StatusView } from './status.view';
 
 /** Builds the public status object from the options (in memory) and the setup state. */
 @Injectable()
@@ -18,7 +19,7 @@ export class StatusService {
     return this.options.get(key);
   }
 
-  async publicStatus(): Promise<Record<string, unknown>> {
+  async publicStatus(): Promise<StatusView> {
     const o = this.options;
     const chats = o.json('Chats') ?? [];
     const chatUrl = (i: number) => (chats[i] ? (Object.values(chats[i])[0] ?? '') : '');

@@ -3,7 +3,8 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { TaskLogService } from './task-log.service';
-import { ANY_OBJECT, ApiEnvelope, pageSchema } from '../../common/http/api-envelope';
+import { ApiPage } from '../../common/http/api-envelope';
+import { AdminDrawingLogView, AdminTaskLogView, DrawingLogView, TaskLogView } from './task-log.view';
 
 type Raw = Record<string, unknown>;
 type Q = { name: string; description: string };
@@ -44,7 +45,7 @@ export class DrawingLogController {
   @AdminOnly()
   @queries([...PAGING, ...ADMIN, ...DRAWING])
   @ApiOperation({ summary: 'Every user’s drawing tasks, newest first → {items, total, page, page_size}' })
-  @ApiEnvelope(pageSchema(ANY_OBJECT))
+  @ApiPage(AdminDrawingLogView)
   listAll(@Query() query: Raw) {
     return this.logs.listDrawings(query, null);
   }
@@ -53,7 +54,7 @@ export class DrawingLogController {
   @UserOnly()
   @queries([...PAGING, ...DRAWING])
   @ApiOperation({ summary: 'The caller’s own drawing tasks (no channel) → {items, total, page, page_size}' })
-  @ApiEnvelope(pageSchema(ANY_OBJECT))
+  @ApiPage(DrawingLogView)
   listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.logs.listDrawings(query, me.id);
   }
@@ -69,7 +70,7 @@ export class TaskLogController {
   @AdminOnly()
   @queries([...PAGING, ...ADMIN, ...TASK])
   @ApiOperation({ summary: 'Every user’s tasks, newest first → {items, total, page, page_size}' })
-  @ApiEnvelope(pageSchema(ANY_OBJECT))
+  @ApiPage(AdminTaskLogView)
   listAll(@Query() query: Raw) {
     return this.logs.listTasks(query, null);
   }
@@ -78,7 +79,7 @@ export class TaskLogController {
   @UserOnly()
   @queries([...PAGING, ...TASK])
   @ApiOperation({ summary: 'The caller’s own tasks (no channel) → {items, total, page, page_size}' })
-  @ApiEnvelope(pageSchema(ANY_OBJECT))
+  @ApiPage(TaskLogView)
   listOwn(@CurrentUser() me: AuthUser, @Query() query: Raw) {
     return this.logs.listTasks(query, me.id);
   }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Token } from '../../database/entities';
 import { Budget, parseBudget } from '../../common/budget-rules';
+import { BUDGET_SCHEMA } from '../../common/budget-schema';
 import { maskHint } from './token.service';
 
 /** A token as its owner sees it in lists: the key masked (`abcd**********wxyz`), never its hash or ciphertext. */
@@ -25,7 +26,7 @@ export class TokenView {
   @ApiProperty() tpm_limit!: number;
   @ApiProperty() concurrency_limit!: number;
   /** Quota and request caps per day, week and month (0 = none); null = no budget. Usage: GET /api/budget/token. */
-  @ApiProperty({ type: Object, nullable: true, example: { day: { quota: 500000, requests: 100 } } })
+  @ApiProperty({ ...BUDGET_SCHEMA, example: { day: { quota: 500000, requests: 100 } } })
   budget!: Budget | null;
 }
 

@@ -9,7 +9,6 @@ import { AdminOnly, AllowBeforeSetup, CurrentUser, Public, UserOnly } from '../.
 import { AmountDto, CompleteTopUpDto, PayDto } from './topup.dto';
 import { TopUpService } from './topup.service';
 import {
-  ANY_OBJECT,
   ApiEnvelope,
   ApiPage,
   ApiRawAnswer,
@@ -17,7 +16,7 @@ import {
   BOOLEAN,
   objectOf,
 } from '../../common/http/api-envelope';
-import { AdminTopUpView, TopUpView } from './topup.view';
+import { AdminTopUpView, TopUpInfoView, TopUpView } from './topup.view';
 
 type Raw = Record<string, unknown>;
 
@@ -55,8 +54,8 @@ export class TopUpController {
     summary:
       'What the wallet page needs: enable_online_topup, pay_methods, min_topup, price, topup_group_ratio (own group), quota_per_unit, display_in_currency, usd_exchange_rate, topup_link',
   })
-  @ApiEnvelope(ANY_OBJECT, 'the top-up settings the console needs')
-  info(@CurrentUser() me: AuthUser) {
+  @ApiEnvelope(TopUpInfoView, 'the top-up settings the console needs')
+  info(@CurrentUser() me: AuthUser): TopUpInfoView {
     return this.topups.info(me);
   }
 

@@ -9,7 +9,7 @@ import { nowSeconds } from '../../common/time';
 import { Role, TopUp, User } from '../../database/entities';
 import { OptionService } from '../option';
 import { EPAY_SUBMIT_PATH, EPAY_TRADE_SUCCESS, epayPurchaseParams, epayVerify, moneyToCents } from './epay';
-import { AdminTopUpView, toTopUpView, TopUpView } from './topup.view';
+import { AdminTopUpView, toTopUpView, TopUpInfoView, TopUpView } from './topup.view';
 import { Credit, WalletCreditService } from './wallet-credit.service';
 
 import type { UnknownObject as Raw } from '../../common/json';
@@ -77,7 +77,7 @@ export class TopUpService {
     return typeof r === 'number' && Number.isFinite(r) && r > 0 ? r : 1;
   }
 
-  info(me: AuthUser): Record<string, unknown> {
+  info(me: AuthUser): TopUpInfoView {
     const o = this.options;
     return {
       enable_online_topup: this.onlineEnabled(),

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { TopUp } from '../../database/entities';
 
 /** A top-up order as the API shows it. `amount` is the quota the order credits. */
@@ -31,4 +32,26 @@ export function toTopUpView(t: TopUp): TopUpView {
     complete_time: Number(t.complete_time),
     status: t.status,
   };
+}
+
+/** A payment method the wallet page offers: `name` and `type` always, other display keys as configured. */
+const PAY_METHOD: SchemaObject = {
+  type: 'object',
+  required: ['name', 'type'],
+  properties: { name: { type: 'string' }, type: { type: 'string' }, color: { type: 'string' } },
+  additionalProperties: true,
+};
+
+/** The top-up settings the wallet page needs; `topup_group_ratio` is the caller's own group's. */
+export class TopUpInfoView {
+  @ApiProperty({ description: 'whether online payment is configured' }) enable_online_topup!: boolean;
+  @ApiProperty({ type: 'array', items: PAY_METHOD })
+  pay_methods!: Array<{ name: string; type: string; color?: string }>;
+  @ApiProperty() min_topup!: number;
+  @ApiProperty() price!: number;
+  @ApiProperty() topup_group_ratio!: number;
+  @ApiProperty() quota_per_unit!: number;
+  @ApiProperty() display_in_currency!: boolean;
+  @ApiProperty() usd_exchange_rate!: number;
+  @ApiProperty() topup_link!: string;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { User } from '../../database/entities';
 import { Budget, parseBudget } from '../../common/budget-rules';
+import { BUDGET_SCHEMA } from '../../common/budget-schema';
 
 /** A user as the API shows it: never the password hash or the access token. */
 export class UserView {
@@ -28,7 +29,7 @@ export class UserView {
   @ApiProperty() created_at!: number;
   @ApiProperty({ type: String, nullable: true }) DeletedAt!: string | null;
   /** Quota and request caps per day, week and month (0 = none); null = no budget. Usage: GET /api/budget/self, /api/budget/user/:id. */
-  @ApiProperty({ type: Object, nullable: true, example: { month: { quota: 5000000, requests: 0 } } })
+  @ApiProperty({ ...BUDGET_SCHEMA, example: { month: { quota: 5000000, requests: 0 } } })
   budget!: Budget | null;
 }
 
