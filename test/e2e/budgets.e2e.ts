@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { periodBounds } from '../../server/src/common/calendar';
+import { BudgetUsage } from '../../server/src/database/entities';
 import { BudgetService, localTime } from '../../server/src/modules/budget/budget.service';
 import { RelayCacheService } from '../../server/src/modules/relay/relay-cache.service';
 import { MockMidjourney } from '../mocks/midjourney';
@@ -596,6 +597,42 @@ describe('periodic budgets (one node)', () => {
     expect(await counters(t, 'token', token.id)).toEqual([
       expect.objectContaining({ quota: FIXED, requests: 1 }),
     ]);
+  });
+
+  it('the master’s purge drops counters of periods that ended more than 400 days ago, and keeps the rest', async () => {
+    const subject = `purge-${Date.now()}`;
+    const now = 1_800_000_000;
+    const day = 86_400;
+    const row = (period: string, start: number) =>
+      t.ds.getRepository(BudgetUsage).insert({
+        scope: 'token',
+        subject,
+        period,
+        period_start: start,
+        quota: 7,
+        requests: 1,
+        updated_at: start,
+      });
+    // Back-dated rows: just past the retention (the period's longest length plus 400 days), and just within.
+    await row('day', now - 402 * day);
+    await row('day', now - 400 * day);
+    await row('week', now - 408 * day);
+    await row('week', now - 406 * day);
+    await row('month', now - 432 * day);
+    await row('month', now - 430 * day);
+    await row('month', now - 5 * day);
+    const purged = await t.app.get(BudgetService).purgeUsage(now);
+    expect(purged).toBeGreaterThanOrEqual(3);
+    expect((await counters(t, 'token', subject)).map((c) => [c.period, (now - c.start) / day])).toEqual([
+      ['month', 430],
+      ['week', 406],
+      ['day', 400],
+      ['month', 5],
+    ]);
+    // Nothing left to purge: a second run deletes nothing of these.
+    await t.app.get(BudgetService).purgeUsage(now);
+    expect(await counters(t, 'token', subject)).toHaveLength(4);
+    await t.ds.getRepository(BudgetUsage).delete({ subject });
   });
 
   it('refuses bad budgets with a clear message and changes nothing; only admins set user and group budgets', async () => {

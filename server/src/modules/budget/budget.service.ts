@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isTimeZone, offsetAt, Period, PERIODS, periodBounds, serverTimeZone } from '../../common/calendar';
@@ -89,6 +89,12 @@ const SCOPE_ORDER: Record<BudgetScope, number> = { token: 0, user: 1, group: 2 }
 const PERIOD_ORDER: Record<Period, number> = { day: 0, week: 1, month: 2 };
 const KNOWN_MAX = 100_000;
 const NOTICE_EVERY_MS = 3600 * 1000;
+/** Days a counter row is kept after its period ended (a year of history, and a month to spare). */
+export const BUDGET_USAGE_RETENTION_DAYS = 400;
+/** The longest each period can be, in days (a month row is kept at least the retention after its end). */
+const LONGEST_DAYS: Record<Period, number> = { day: 1, week: 7, month: 31 };
+const FIRST_PURGE_MS = 60_000;
+const PURGE_EVERY_MS = 6 * 3600_000;
 
 /**
  * Periodic budgets: quota and request caps per day, week and month on tokens, users and groups.
@@ -106,7 +112,7 @@ const NOTICE_EVERY_MS = 3600 * 1000;
  * A caller with no budget on its token, its user or its group costs one check of cached values.
  */
 @Injectable()
-export class BudgetService implements OnApplicationBootstrap {
+export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Budgets');
   private readonly http: SafeHttpClient;
   /** Counter rows known to exist (they are never removed while their period runs). */
@@ -115,6 +121,7 @@ export class BudgetService implements OnApplicationBootstrap {
   private groups = new Map<string, Budget>();
   private readonly pending = new Set<Promise<void>>();
   private readonly noticedAt = new Map<string, number>();
+  private purgeTimers: NodeJS.Timeout[] = [];
 
   /** The clock (unix seconds); tests move it to cross a period's end. */
   now: () => number = () => Math.floor(Date.now() / 1000);
@@ -136,6 +143,44 @@ export class BudgetService implements OnApplicationBootstrap {
     } catch (err) {
       this.logger.error(`interrupted budget holds not given back: ${(err as Error).message}`);
     }
+    if (this.config.nodeType === 'master') {
+      const purge = () =>
+        void this.purgeUsage().catch((err: Error) =>
+          this.logger.warn(`budget usage purge failed: ${err.message}`),
+        );
+      // Once soon after the start (a node restarted often still purges), then every six hours.
+      const first = setTimeout(purge, FIRST_PURGE_MS);
+      const every = setInterval(purge, PURGE_EVERY_MS);
+      first.unref();
+      every.unref();
+      this.purgeTimers = [first, every];
+    }
+  }
+
+  onModuleDestroy(): void {
+    for (const t of this.purgeTimers) {
+      clearTimeout(t);
+      clearInterval(t);
+    }
+    this.purgeTimers = [];
+  }
+
+  /**
+   * Deletes the counter rows of periods that ended more than BUDGET_USAGE_RETENTION_DAYS ago (the
+   * master node's job); the number of rows deleted. Admission only touches current periods, so an old
+   * row is never needed again.
+   */
+  async purgeUsage(now = this.now()): Promise<number> {
+    const qb = this.ds.createQueryBuilder().delete().from(BudgetUsage);
+    for (const period of PERIODS) {
+      const before = now - (BUDGET_USAGE_RETENTION_DAYS + LONGEST_DAYS[period]) * 86_400;
+      qb.orWhere(`(period = :p_${period} AND period_start < :b_${period})`, {
+        [`p_${period}`]: period,
+        [`b_${period}`]: before,
+      });
+    }
+    const res = await qb.execute();
+    return res.affected ?? 0;
   }
 
   /**
