@@ -165,6 +165,14 @@ describe('other details', () => {
     expect(lines.at(-1)).toEqual({ key: 'unknown_key', known: false, value: '{"nested":true}' });
   });
 
+  it('names content_logged as a known key (its label is translated), before the channels used', () => {
+    expect(otherDetails({ admin_info: { use_channel: [2] }, content_logged: true, ws: true })).toEqual([
+      { key: 'ws', known: true, value: 'true' },
+      { key: 'content_logged', known: true, value: 'true' },
+      { key: 'use_channel', known: true, value: '2' },
+    ]);
+  });
+
   it('keeps a real model price and shows the retry chain only for more than one channel', () => {
     expect(otherDetails({ model_price: 0.04 })).toEqual([{ key: 'model_price', known: true, value: '0.04' }]);
     expect(otherDetails({ user_group_ratio: -1 })).toEqual([

@@ -180,6 +180,7 @@ export const KNOWN_OTHER_KEYS = [
   'client_type',
   'status_code',
   'response_id',
+  'content_logged',
   'admin_info',
 ] as const;
 

@@ -167,6 +167,22 @@ describe('LogsPage', { timeout: 20_000 }, () => {
     });
   });
 
+  it('labels content_logged in the expanded details by its translated name', async () => {
+    signInAs(100);
+    installFakeServer({
+      'GET /api/status': () => envelope(status),
+      'GET /api/log/': () => listOf([entry(1, { other: JSON.stringify({ content_logged: true }) })]),
+      'GET /api/log/stat': () => envelope({ quota: 0, rpm: 0, tpm: 0 }),
+      'GET /api/user/7/summary': () =>
+        envelope({ username: 'alice', quota: 0, used_quota: 0, request_count: 0 }),
+    });
+    renderInConsole(<LogsPage />, { path: '/log' });
+    await userEvent.click(await screen.findByTestId('log-row-1'));
+    const text = (await screen.findByTestId('log-details-1')).textContent ?? '';
+    expect(text).toContain('Request and response storedYes');
+    expect(text).not.toContain('content_logged');
+  });
+
   it('hides a column from the settings dialog and remembers it', async () => {
     signInAs(1);
     installFakeServer({
