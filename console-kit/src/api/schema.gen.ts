@@ -3065,8 +3065,35 @@ export interface components {
             quota?: number;
             /** @description the balance the admin loaded; the edit applies the difference */
             original_quota?: number;
-            /** @description caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}} */
-            budget?: Record<string, never>;
+            /**
+             * @description caps per period, 0 = none; null clears
+             * @example {
+             *       "month": {
+             *         "quota": 5000000,
+             *         "requests": 0
+             *       }
+             *     }
+             */
+            budget?: {
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+            } | null;
         };
         SetupDto: {
             username?: string;
@@ -3388,6 +3415,7 @@ export interface components {
             id: number;
         };
         ChannelIdsDto: {
+            /** @description channel ids */
             ids: number[];
         };
         TagDto: {
@@ -3411,6 +3439,7 @@ export interface components {
             weight?: number | "";
         };
         BatchTagDto: {
+            /** @description channel ids */
             ids: number[];
             tag: string | null;
         };
@@ -3505,9 +3534,34 @@ export interface components {
              * @example
              */
             group?: string;
-            /** @description caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}} */
+            /**
+             * @description caps per period, 0 = none; null clears
+             * @example {
+             *       "day": {
+             *         "quota": 500000,
+             *         "requests": 100
+             *       }
+             *     }
+             */
             budget?: {
-                [key: string]: unknown;
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
             } | null;
             /**
              * @description how many tokens to create (default 1); names get a random suffix when > 1
@@ -3557,9 +3611,34 @@ export interface components {
              * @example
              */
             group?: string;
-            /** @description caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}} */
+            /**
+             * @description caps per period, 0 = none; null clears
+             * @example {
+             *       "day": {
+             *         "quota": 500000,
+             *         "requests": 100
+             *       }
+             *     }
+             */
             budget?: {
-                [key: string]: unknown;
+                day?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                week?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
+                month?: {
+                    /** @description quota cap (0 = none) */
+                    quota?: number;
+                    /** @description request cap (0 = none) */
+                    requests?: number;
+                };
             } | null;
             id: number;
             /**
@@ -3569,6 +3648,7 @@ export interface components {
             status?: 1 | 2;
         };
         TokenIdsDto: {
+            /** @description token ids */
             ids: number[];
         };
         PeriodUsageView: {
@@ -3952,9 +4032,7 @@ export interface components {
         };
         PasskeyRegisterDto: {
             /** @description the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication) */
-            response: {
-                [key: string]: unknown;
-            };
+            response: Record<string, never>;
             name?: string;
         };
         PasskeyRequestOptions: {
@@ -3974,13 +4052,11 @@ export interface components {
         };
         PasskeyResponseDto: {
             /** @description the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication) */
-            response: {
-                [key: string]: unknown;
-            };
+            response: Record<string, never>;
         };
         ContentSwitchDto: {
             /** @description true stores the content of this token’s or user’s calls */
-            enabled?: boolean;
+            enabled: boolean;
         };
         TopUpInfoView: {
             /** @description whether online payment is configured */
@@ -8468,7 +8544,7 @@ export interface operations {
                 actor_id?: unknown;
                 /** @description an action (user.update) or a whole kind (user, channel, option, …) */
                 action?: unknown;
-                /** @description user, channel, option, redemption, topup, log */
+                /** @description user, token, channel, option, redemption, topup, log */
                 target_type?: unknown;
                 /** @description the target’s id (an option’s key) */
                 target_id?: unknown;
@@ -8526,7 +8602,7 @@ export interface operations {
                 actor_id?: unknown;
                 /** @description an action (user.update) or a whole kind (user, channel, option, …) */
                 action?: unknown;
-                /** @description user, channel, option, redemption, topup, log */
+                /** @description user, token, channel, option, redemption, topup, log */
                 target_type?: unknown;
                 /** @description the target’s id (an option’s key) */
                 target_id?: unknown;

@@ -1,9 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { ValidateBy, ValidateIf } from 'class-validator';
+import { ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
 
-/** A rule checks one value and throws the product's AppError (localized by the error filter) when it is wrong. */
-export type FieldRule = (value: unknown) => unknown;
+/**
+ * A rule checks one value and throws the product's AppError (localized by the error filter) when it is
+ * wrong. It also sees the whole body, for a message that names a sibling field (an option's key).
+ */
+export type FieldRule = (value: unknown, body: Readonly<Record<string, unknown>>) => unknown;
 
 type FieldOptions = ApiPropertyOptions & {
   /**
@@ -26,8 +29,8 @@ export function Field(rule: FieldRule, options: FieldOptions) {
     ValidateBy({
       name: 'gatehouseRule',
       validator: {
-        validate: (value: unknown) => {
-          rule(value);
+        validate: (value: unknown, args?: ValidationArguments) => {
+          rule(value, (args?.object ?? {}) as Readonly<Record<string, unknown>>);
           return true;
         },
       },

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
-import { Allow, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString } from 'class-validator';
 import { fail } from '../../common/app-error';
 import { INT32_MAX } from '../../common/ids';
 import { Field, type FieldRule } from '../../common/validation';
@@ -87,12 +87,16 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
     { type: 'integer', enum: [0, 1], description: '1 or 0 (default 1; true and false are accepted)' },
   )
   auto_ban?: number | boolean;
-  @ApiPropertyOptional({
-    type: 'integer',
-    enum: [1, 2, 3],
-    description: '1 enabled, 2 disabled (3 automatically disabled; not on create)',
-  })
-  @Allow()
+  @Field(
+    (v) => {
+      if (v !== 1 && v !== 2 && v !== 3) throw channelFieldInvalid('status', 'must be one of 1, 2, 3');
+    },
+    {
+      type: 'integer',
+      enum: [1, 2, 3],
+      description: '1 enabled, 2 disabled (3 automatically disabled; not on create)',
+    },
+  )
   status?: number;
   @Field(
     (v) => {
@@ -119,7 +123,14 @@ export class UpdateChannelDto extends ChannelFieldsDto {
 }
 
 export class ChannelIdsDto {
-  @ApiProperty({ type: [Number] }) @Allow() ids?: unknown;
+  @Field(
+    (v) => {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
+        throw channelFieldInvalid('ids', 'must be a list of channel ids');
+    },
+    { type: 'array', items: { type: 'integer' }, required: true, description: 'channel ids' },
+  )
+  ids?: number[];
 }
 
 export class BatchTagDto extends ChannelIdsDto {

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { fail } from '../../common/app-error';
+import { Field } from '../../common/validation';
 import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser } from '../../common/http/access';
 import { OptionService } from './option.service';
@@ -15,12 +17,22 @@ export class OptionListItem {
 
 export class UpdateOptionDto {
   @ApiProperty() @IsString() key!: string;
-  @ApiProperty({
-    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
-    description: 'the value as text (booleans and numbers are accepted and stringified)',
-  })
-  @Allow() // checked per key by the option registry
-  value!: unknown;
+  // The value's type is checked here; its content per key by the option registry.
+  @Field(
+    (v, body) => {
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+        throw fail('option_invalid', {
+          key: typeof body.key === 'string' ? body.key : '',
+          reason: 'must be text',
+        });
+    },
+    {
+      oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+      required: true,
+      description: 'the value as text (booleans and numbers are accepted and stringified)',
+    },
+  )
+  value!: string | number | boolean | null;
   @ApiPropertyOptional({ description: 'with an empty value: clears a secret option' })
   @IsOptional()
   @IsBoolean()

@@ -1,7 +1,10 @@
 import { Body, Controller, Delete, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
-import { Allow, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { fail } from '../../common/app-error';
+import { isObject } from '../../common/json';
+import { Field } from '../../common/validation';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../common/http/request-context';
 import { CurrentUser, Public, UserOnly } from '../../common/http/access';
@@ -14,13 +17,18 @@ import { LoginResult } from '../auth';
 import { PasskeyCreationOptions, PasskeyRequestOptions } from './passkey.view';
 
 export class PasskeyResponseDto {
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      'the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication)',
-  })
-  @Allow() // checked by the WebAuthn verification
+  @Field(
+    (v) => {
+      // Its content is checked by the WebAuthn verification; a value that is no credential is refused here.
+      if (!isObject(v)) throw fail('passkey_invalid');
+    },
+    {
+      type: Object,
+      required: true,
+      description:
+        'the browser’s PublicKeyCredential as JSON (SimpleWebAuthn’s startRegistration/startAuthentication)',
+    },
+  )
   response!: unknown;
 }
 

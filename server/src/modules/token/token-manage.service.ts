@@ -19,6 +19,7 @@ import {
   checkModelLimits,
   checkName,
   checkRemainQuota,
+  checkTokenIds,
   MAX_TOKENS_PER_USER,
   NAME_SUFFIX_LENGTH,
   SUFFIX_ALPHABET,
@@ -30,7 +31,6 @@ import type { UnknownObject as Raw } from '../../common/json';
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 const present = (v: unknown) => v !== undefined && v !== null;
-const MAX_BATCH_IDS = 1000;
 
 /** A JSON body that is not an object (an array, a string, a number) carries no fields: refuse it. */
 function assertObject(raw: unknown): void {
@@ -181,12 +181,10 @@ export class TokenManageService {
 
   /** Deletes the caller's tokens among `ids` (others' ids are ignored); returns how many. */
   async removeMany(me: AuthUser, idsRaw: unknown): Promise<number> {
-    if (!Array.isArray(idsRaw) || idsRaw.length === 0) throw fail('token_ids_required');
-    if (idsRaw.length > MAX_BATCH_IDS || !idsRaw.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
-      throw fail('field_invalid', { field: 'ids', reason: `a list of at most ${MAX_BATCH_IDS} token ids` });
-    if (!idsRaw.some(isRowId)) return 0;
+    const ids = checkTokenIds(idsRaw);
+    if (!ids.some(isRowId)) return 0;
     const rows = await this.repo.find({
-      where: { id: In([...new Set((idsRaw as number[]).filter(isRowId))]), user_id: me.id, deleted_at: IsNull() },
+      where: { id: In([...new Set(ids.filter(isRowId))]), user_id: me.id, deleted_at: IsNull() },
       select: { id: true, key_hash: true },
     });
     if (!rows.length) return 0;

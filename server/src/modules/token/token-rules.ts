@@ -90,3 +90,14 @@ export function checkCount(v: unknown): number {
     throw fail('token_count_invalid', { max: TOKEN_CREATE_MAX });
   return v;
 }
+
+/** Most ids one batch call may name. */
+export const TOKEN_BATCH_IDS_MAX = 1000;
+
+/** The ids of a batch call: a non-empty list of whole numbers, at most TOKEN_BATCH_IDS_MAX. */
+export function checkTokenIds(v: unknown): number[] {
+  if (!Array.isArray(v) || v.length === 0) throw fail('token_ids_required');
+  if (v.length > TOKEN_BATCH_IDS_MAX || !v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
+    throw fail('field_invalid', { field: 'ids', reason: `a list of at most ${TOKEN_BATCH_IDS_MAX} token ids` });
+  return v as number[];
+}

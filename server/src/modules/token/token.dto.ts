@@ -1,6 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
-import { Allow, IsInt } from 'class-validator';
+import { IsInt } from 'class-validator';
+import { Budget, checkBudget } from '../../common/budget-rules';
+import { BUDGET_SCHEMA } from '../../common/budget-schema';
 import { fail } from '../../common/app-error';
 import { Field } from '../../common/validation';
 import { TokenStatus } from '../../database/entities';
@@ -11,6 +13,8 @@ import {
   checkModelLimits,
   checkName,
   checkRemainQuota,
+  checkTokenIds,
+  TOKEN_BATCH_IDS_MAX,
   TOKEN_CREATE_MAX,
   TOKEN_EXPIRY_MAX,
   TOKEN_NAME_MAX,
@@ -60,15 +64,12 @@ export class TokenFieldsDto extends ScopedLimitsDto {
   allow_ips?: string;
   @Field(checkGroupShape, { type: 'string', description: "'' or a group the user may use", example: '' })
   group?: string;
-  @ApiPropertyOptional({
-    type: 'object',
-    nullable: true,
-    additionalProperties: true,
-    description:
-      'caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}}',
+  @Field((v) => checkBudget(v), {
+    ...BUDGET_SCHEMA,
+    description: 'caps per period, 0 = none; null clears',
+    example: { day: { quota: 500000, requests: 100 } },
   })
-  @Allow()
-  budget?: unknown;
+  budget?: Budget | null;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {
@@ -98,5 +99,12 @@ export class UpdateTokenDto extends TokenFieldsDto {
 }
 
 export class TokenIdsDto {
-  @ApiProperty({ type: [Number] }) @Allow() ids?: unknown;
+  @Field(checkTokenIds, {
+    type: 'array',
+    items: { type: 'integer' },
+    maxItems: TOKEN_BATCH_IDS_MAX,
+    required: true,
+    description: 'token ids',
+  })
+  ids?: number[];
 }

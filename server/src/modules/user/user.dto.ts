@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
+import { Budget, checkBudget } from '../../common/budget-rules';
+import { BUDGET_SCHEMA } from '../../common/budget-schema';
+import { Field } from '../../common/validation';
 
 /** Type checks only; the account rules (lengths, uniqueness) live in the services with the spec's messages. */
 export class CreateUserDto {
@@ -19,11 +22,12 @@ export class UpdateUserDto {
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   original_quota?: number;
-  @ApiPropertyOptional({
-    description: 'caps per period, 0 = none; null clears: {"day": {"quota": 500000, "requests": 100}, "week": {...}, "month": {...}}',
+  @Field((v) => checkBudget(v), {
+    ...BUDGET_SCHEMA,
+    description: 'caps per period, 0 = none; null clears',
+    example: { month: { quota: 5000000, requests: 0 } },
   })
-  @Allow()
-  budget?: unknown;
+  budget?: Budget | null;
 }
 
 export class ManageUserDto {

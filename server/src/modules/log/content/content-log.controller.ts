@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, ParseIntPipe, Put } from '@nestjs/common';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { fail } from '../../../common/app-error';
 import { AdminOnly, CurrentUser, UserOnly } from '../../../common/http/access';
 import { ApiEnvelope } from '../../../common/http/api-envelope';
 import type { AuthUser } from '../../../common/http/request-context';
+import { Field } from '../../../common/validation';
 import { ContentLogService } from './content-log.service';
 
 const SWITCH: SchemaObject = {
@@ -40,12 +40,17 @@ const CONTENT: SchemaObject = {
 };
 
 export class ContentSwitchDto {
-  @ApiPropertyOptional({
-    type: Boolean,
-    description: 'true stores the content of this token’s or user’s calls',
-  })
-  @Allow()
-  enabled?: unknown;
+  @Field(
+    (v) => {
+      if (typeof v !== 'boolean') throw fail('content_log_enabled_invalid');
+    },
+    {
+      type: 'boolean',
+      required: true,
+      description: 'true stores the content of this token’s or user’s calls',
+    },
+  )
+  enabled?: boolean;
 }
 
 /** Content logs: a log row's stored request and answer, and the per-token and per-user switches. */
@@ -100,6 +105,7 @@ export class ContentLogController {
   }
 
   private async set(scope: 'token' | 'user', id: number, body: ContentSwitchDto) {
+    // Absent (or null): the field's rule runs only on a value that is sent.
     if (typeof body?.enabled !== 'boolean') throw fail('content_log_enabled_invalid');
     return { enabled: await this.content.setSwitch(scope, id, body.enabled) };
   }
