@@ -74,11 +74,13 @@ export class TaskSubmitter {
       timeoutMs: args.timeoutMs,
     });
     channel = sent.channel;
+    // The channel that answered decides (failover may have left the first one): the task's later log
+    // rows are marked only when the submission is stored.
     stored = byCaller || ContentLogService.channelWants(channel.setting);
     if (stored) {
       charge.content_logged = true;
       this.storeContent(ctx, args.platform, args.path, channel, sent.answer, sent.error);
-    }
+    } else delete charge.content_logged;
     if (!sent.answer) {
       this.billing.refund(ref(''), charge, sent.error.messageIn('en'));
       throw sent.error;
