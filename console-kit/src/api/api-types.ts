@@ -1,3 +1,5 @@
+import type { Schemas } from './wire';
+
 /** The management API envelope (docs/decisions.md#api-envelope): HTTP 200 with success:false for business failures. */
 export interface ApiEnvelope<T = unknown> {
   success: boolean;
@@ -20,37 +22,10 @@ export interface ApiError {
 export const UserRole = { user: 1, admin: 10, root: 100 } as const;
 
 /** `POST /api/user/login` → data; also what is kept in localStorage under `user`. */
-export interface SessionUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  group: string;
-}
+export type SessionUser = Schemas['LoginResult'];
 
 /** `GET /api/user/self`: the user without secrets (docs/decisions.md#secrets-never-leave). */
-export interface SelfUser extends SessionUser {
-  email?: string;
-  quota?: number;
-  used_quota?: number;
-  request_count?: number;
-  aff_code?: string;
-  aff_count?: number;
-  aff_quota?: number;
-  aff_history_quota?: number;
-  inviter_id?: number;
-  github_id?: string;
-  oidc_id?: string;
-  wechat_id?: string;
-  telegram_id?: string;
-  linux_do_id?: string;
-  /** A JSON string of {@link UserSetting}. */
-  setting?: string;
-  created_at?: number;
-  DeletedAt?: string | null;
-  [field: string]: unknown;
-}
+export type SelfUser = Schemas['UserView'];
 
 /** The user's own notification and pricing preferences, kept in `setting` as JSON. */
 export interface UserSetting {
@@ -62,48 +37,8 @@ export interface UserSetting {
   accept_unset_model_ratio_model: boolean;
 }
 
-/** `GET /api/status` → data (docs/decisions.md#status-mirrors). Unknown fields pass through. */
-export interface SystemStatus {
-  setup: boolean;
-  system_name?: string;
-  logo?: string;
-  footer_html?: string;
-  version?: string;
-  start_time?: number;
-  docs_link?: string;
-  self_use_mode_enabled?: boolean;
-  demo_site_enabled?: boolean;
-  quota_per_unit?: number;
-  display_in_currency?: boolean;
-  enable_drawing?: boolean;
-  enable_task?: boolean;
-  enable_data_export?: boolean;
-  default_collapse_sidebar?: boolean;
-  mj_notify_enabled?: boolean;
-  /** Configured chat links: each entry maps a display name to a URL template. */
-  chats?: Record<string, string>[];
-  chat_link?: string;
-  chat_link2?: string;
-  server_address?: string;
-  email_verification?: boolean;
-  turnstile_check?: boolean;
-  turnstile_site_key?: string;
-  github_oauth?: boolean;
-  github_client_id?: string;
-  oidc_enabled?: boolean;
-  oidc_authorization_endpoint?: string;
-  oidc_client_id?: string;
-  wechat_login?: boolean;
-  wechat_qrcode?: string;
-  telegram_oauth?: boolean;
-  telegram_bot_name?: string;
-  linuxdo_oauth?: boolean;
-  linuxdo_client_id?: string;
-  password_login_enabled?: boolean;
-  password_register_enabled?: boolean;
-  register_enabled?: boolean;
-  [field: string]: unknown;
-}
+/** `GET /api/status` → data (docs/decisions.md#status-mirrors). */
+export type SystemStatus = Schemas['StatusView'];
 
 export type DatabaseType = 'sqlite' | 'mysql' | 'postgres';
 

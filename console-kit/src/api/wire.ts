@@ -15,6 +15,9 @@ type SuccessData<B> = B extends { success: true; data: infer D } ? D : never;
 /** `data` of a route's success answer as documented: `ApiData<'/api/user/2fa', 'get'>`. */
 export type ApiData<P extends keyof paths, M extends Method> = SuccessData<OkBody<NonNullable<paths[P][M]>>>;
 
+/** The whole JSON answer of a route sent without the envelope: `ApiAnswer<'/api/channel/test/{id}', 'get'>`. */
+export type ApiAnswer<P extends keyof paths, M extends Method> = OkBody<NonNullable<paths[P][M]>>;
+
 /** A list page: `{items, total, page, page_size}`. */
 export interface Page<T> {
   items: T[];

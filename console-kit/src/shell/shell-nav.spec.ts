@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../api/api-types';
+import { statusOf } from '../test/wire-fixtures';
 import { buildSidebarGroups, buildTopNavLinks, chatNames, consoleHomePath, isNewYearsDay } from './shell-nav';
 
 const paths = (status: SystemStatus | null, role: number) =>
   buildSidebarGroups(status, { role }).flatMap((group) => group.items.map((item) => item.to));
 
 describe('buildSidebarGroups', () => {
-  const plain: SystemStatus = { setup: true };
+  const plain = statusOf();
 
   it('gives an ordinary user the playground, console and personal groups without admin entries', () => {
     expect(paths(plain, 1)).toEqual(['/playground', '/token', '/log', '/report', '/topup', '/personal']);
@@ -80,20 +81,20 @@ describe('top bar links', () => {
   });
 
   it('shows Docs only for a configured http(s) link', () => {
-    expect(buildTopNavLinks({ setup: true }).map((link) => link.labelKey)).toEqual([
+    expect(buildTopNavLinks(statusOf()).map((link) => link.labelKey)).toEqual([
       'nav.home',
       'nav.console',
       'nav.pricing',
       'nav.about',
     ]);
-    const withDocs = buildTopNavLinks({ setup: true, docs_link: 'https://docs.example.com' });
+    const withDocs = buildTopNavLinks(statusOf({ docs_link: 'https://docs.example.com' }));
     expect(withDocs.find((link) => link.labelKey === 'nav.docs')).toEqual({
       labelKey: 'nav.docs',
       to: 'https://docs.example.com',
       external: true,
     });
     expect(
-      buildTopNavLinks({ setup: true, docs_link: 'javascript:alert(1)' }).map((link) => link.labelKey),
+      buildTopNavLinks(statusOf({ docs_link: 'javascript:alert(1)' })).map((link) => link.labelKey),
     ).not.toContain('nav.docs');
   });
 });

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { SystemStatus } from '../../api/api-types';
+import { statusOf } from '../../test/wire-fixtures';
 import { authorizeUrlOf, callbackParams, normalizeOAuthState, providerEnabled } from './oauth-redirect';
 
-const status: SystemStatus = {
-  setup: true,
+const status = statusOf({
   github_oauth: true,
   github_client_id: 'gh-client',
   oidc_enabled: true,
   oidc_client_id: 'oidc-client',
   linuxdo_oauth: true,
   linuxdo_client_id: 'ld-client',
-};
+});
 
 describe('normalizeOAuthState', () => {
   it('accepts the bare state string', () => {
@@ -80,7 +79,7 @@ describe('providerEnabled', () => {
     expect(providerEnabled('github', { ...status, github_oauth: false })).toBe(false);
     expect(providerEnabled('oidc', status)).toBe(true);
     expect(providerEnabled('oidc', { ...status, oidc_client_id: '' })).toBe(false);
-    expect(providerEnabled('linuxdo', { ...status, linuxdo_client_id: undefined })).toBe(false);
+    expect(providerEnabled('linuxdo', { ...status, linuxdo_client_id: '' })).toBe(false);
     expect(providerEnabled('linuxdo', null)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { FetchArgs } from '@reduxjs/toolkit/query';
 import { gatehouseApi } from '../../api/gatehouse-api';
-import type { ApiData, Schemas } from '../../api/wire';
+import type { ApiAnswer, ApiData, Schemas } from '../../api/wire';
 import type { ConsoleRuntime } from '../../provider/console-runtime';
 import { StorageKeys } from '../../provider/console-storage';
 
@@ -86,31 +86,13 @@ export interface TagEditPayload {
   weight?: number;
 }
 
-export interface TestResult {
-  success: boolean;
-  message: string;
-  time: number;
-}
+export type TestResult = ApiAnswer<'/api/channel/test/{id}', 'get'>;
 
-export interface BalanceResult {
-  success: boolean;
-  message: string;
-  balance: number;
-}
+export type BalanceResult = ApiAnswer<'/api/channel/update_balance/{id}', 'get'>;
 
-export interface UpstreamClientType {
-  client_type: string;
-  count: number;
-  first_seen: number;
-  last_seen: number;
-}
+export type UpstreamClientType = Schemas['ClientTypeSeen'];
 
-export interface UpstreamGroup {
-  group: string;
-  first_seen: number;
-  last_seen: number;
-  client_types: UpstreamClientType[];
-}
+export type UpstreamGroup = Schemas['GroupSeen'];
 
 /**
  * The test and balance calls answer `{success, message, time|balance}` without `data`: wrapping the

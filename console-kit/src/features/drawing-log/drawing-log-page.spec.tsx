@@ -15,8 +15,11 @@ function signInAs(role: number) {
 
 const task: DrawingTask = {
   id: 9,
+  user_id: 1,
   channel_id: 3,
+  created_at: 1700000000,
   submit_time: 1700000000000,
+  start_time: 1700000001000,
   finish_time: 1700000075000,
   action: 'IMAGINE',
   mj_id: 'mj-123',
@@ -26,7 +29,9 @@ const task: DrawingTask = {
   image_url: 'https://cdn.example.com/x.png',
   prompt: 'a cat',
   prompt_en: 'a cat',
+  description: '',
   fail_reason: 'banned prompt: the full reason',
+  quota: 0,
 };
 
 describe('DrawingLogPage', { timeout: 20_000 }, () => {

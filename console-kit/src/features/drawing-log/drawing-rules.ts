@@ -1,33 +1,11 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import type { Page, Schemas } from '../../api/wire';
 
-/** A drawing task as `GET /api/mj/` (admin) or `/api/mj/self/` returns it; times in milliseconds. */
-export interface DrawingTask {
-  id: number;
-  user_id?: number;
-  channel_id?: number;
-  created_at?: number;
-  submit_time: number;
-  start_time?: number;
-  finish_time: number;
-  action: string;
-  mj_id: string;
-  code: number;
-  status: string;
-  progress: string;
-  image_url: string;
-  prompt: string;
-  prompt_en: string;
-  description?: string;
-  fail_reason: string;
-  quota?: number;
-}
+/** A drawing task as `GET /api/mj/` (admin, with user and channel) or `/api/mj/self/` returns it; times in milliseconds. */
+export type DrawingTask = Schemas['DrawingLogView'] &
+  Partial<Pick<Schemas['AdminDrawingLogView'], 'user_id' | 'channel_id'>>;
 
-export interface DrawingPage {
-  items: DrawingTask[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type DrawingPage = Page<DrawingTask>;
 
 export interface DrawingFilters {
   channelId: string;

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { SelfUser } from '../../api/api-types';
 import { envelope, installFakeServer, jsonResponse, refusal } from '../../test/fake-server';
 import { renderInConsole } from '../../test/render-in-console';
+import { selfUserOf } from '../../test/wire-fixtures';
 import { BindingsPanel } from './bindings-panel';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const self: SelfUser = {
+const self = selfUserOf({
   id: 3,
   username: 'dana',
   display_name: 'Dana',
@@ -19,7 +19,7 @@ const self: SelfUser = {
   github_id: '',
   oidc_id: '',
   telegram_id: '',
-};
+});
 
 const status = {
   setup: true,

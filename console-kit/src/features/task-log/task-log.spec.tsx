@@ -40,8 +40,12 @@ describe('task log rules', () => {
 
 const task: GenericTask = {
   id: 4,
+  user_id: 1,
   channel_id: 6,
+  created_at: 1700000000,
+  updated_at: 1700000030,
   submit_time: 1700000000,
+  start_time: 1700000001,
   finish_time: 1700000030,
   platform: 'suno',
   action: 'MUSIC',
@@ -49,6 +53,7 @@ const task: GenericTask = {
   status: 'SUCCESS',
   progress: '100%',
   fail_reason: '',
+  quota: 0,
   data: { clips: [] },
 };
 

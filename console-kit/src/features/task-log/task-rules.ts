@@ -1,31 +1,11 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import type { Page, Schemas } from '../../api/wire';
 
-/** A generic (Suno) task as `GET /api/task/` (admin) or `/api/task/self` returns it; times in seconds. */
-export interface GenericTask {
-  id: number;
-  user_id?: number;
-  channel_id?: number;
-  created_at?: number;
-  updated_at?: number;
-  submit_time: number;
-  start_time?: number;
-  finish_time: number;
-  platform: string;
-  action: string;
-  task_id: string;
-  status: string;
-  progress: string;
-  fail_reason: string;
-  quota?: number;
-  data?: unknown;
-}
+/** A generic (Suno) task as `GET /api/task/` (admin, with user and channel) or `/api/task/self` returns it; times in seconds. */
+export type GenericTask = Schemas['TaskLogView'] &
+  Partial<Pick<Schemas['AdminTaskLogView'], 'user_id' | 'channel_id'>>;
 
-export interface TaskPage {
-  items: GenericTask[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type TaskPage = Page<GenericTask>;
 
 export interface TaskFilters {
   channelId: string;

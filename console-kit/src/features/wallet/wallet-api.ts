@@ -1,25 +1,11 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { Page, Schemas } from '../../api/wire';
 
-/** `{name, type, color}` of option PayMethods: `type` is what `/api/user/pay` takes as payment_method. */
-export interface PayMethod {
-  name: string;
-  type: string;
-  color?: string;
-}
-
 /** `GET /api/user/topup/info`. */
-export interface TopUpInfo {
-  enable_online_topup: boolean;
-  pay_methods: unknown;
-  min_topup: number;
-  price: number;
-  topup_group_ratio: number;
-  quota_per_unit: number;
-  display_in_currency: boolean;
-  usd_exchange_rate: number;
-  topup_link: string;
-}
+export type TopUpInfo = Schemas['TopUpInfoView'];
+
+/** `{name, type, color}` of option PayMethods: `type` is what `/api/user/pay` takes as payment_method. */
+export type PayMethod = TopUpInfo['pay_methods'][number];
 
 /** One of the caller's online top-up orders; `status` is `pending` or `success`. */
 export type TopUpOrder = Schemas['TopUpView'];
