@@ -2,18 +2,10 @@
  * The pricing page's arithmetic and filtering (
  * docs/decisions.md#pricing-formulas). Pure functions, so the page only renders.
  */
+import type { ApiAnswer } from '../../api/wire';
 
-/** `GET /api/pricing` → one entry of `data` (docs/api-logs.md). */
-export interface PricingModel {
-  model_name: string;
-  /** 0 pay per usage (ratios), 1 pay per call (model_price). */
-  quota_type: number;
-  model_ratio: number;
-  completion_ratio: number;
-  /** USD per call when quota_type is 1. */
-  model_price: number;
-  enable_groups: string[];
-}
+/** `GET /api/pricing` → one entry of `data`: quota_type 0 pays per usage (ratios), 1 per call (model_price, USD). */
+export type PricingModel = Extract<ApiAnswer<'/api/pricing', 'get'>, { success: true }>['data'][number];
 
 /** The whole answer, outside the envelope: the model list plus the viewer's groups. */
 export interface PricingData {
