@@ -82,6 +82,26 @@ export interface SafeResponse<B = string> {
 }
 
 /**
+ * A fetch proxy ("worker", e.g. a Cloudflare Worker) that performs outbound calls for the gateway:
+ * the gateway POSTs `{url, key, method, headers, body}` to `url` and takes the answer as the target's.
+ */
+export interface OutboundWorker {
+  url: string;
+  key: string;
+}
+
+/** Where the worker settings are read (the live options: WorkerUrl and WorkerValidKey). */
+export interface WorkerSettings {
+  get(key: 'WorkerUrl' | 'WorkerValidKey'): string;
+}
+
+/** The worker the settings name, or null when WorkerUrl is empty (calls then go direct). */
+export function workerOf(settings: WorkerSettings | undefined): OutboundWorker | null {
+  const url = settings?.get('WorkerUrl').trim() ?? '';
+  return url ? { url, key: settings?.get('WorkerValidKey') ?? '' } : null;
+}
+
+/**
  * The one client for outbound calls whose address a user can influence (webhooks, image URLs, OIDC
  * discovery). Every hop is resolved and checked against the policy; the socket connects to the very
  * address that was checked (no second DNS answer can sneak in), and redirects are followed by hand so
@@ -89,23 +109,29 @@ export interface SafeResponse<B = string> {
  */
 export class SafeHttpClient {
   private readonly agent: Dispatcher;
+  /** Connects to the worker, which root configured and which may be at any address. */
+  private readonly workerAgent: Dispatcher;
 
-  /** The client an application configuration asks for: its address policy and extra trusted CAs. */
-  static forConfig(config: { allowPrivateOutbound: boolean; outboundCa: string | null }): SafeHttpClient {
-    return new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly, config.outboundCa);
+  /**
+   * The client an application configuration asks for: its address policy and extra trusted CAs.
+   * With `worker` (the live options), calls go through the proxy worker whenever WorkerUrl is set.
+   */
+  static forConfig(
+    config: { allowPrivateOutbound: boolean; outboundCa: string | null },
+    worker?: WorkerSettings,
+  ): SafeHttpClient {
+    return new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly, config.outboundCa, worker);
   }
 
   /** `extraCa`: PEM certificates trusted for HTTPS besides the public roots (a company CA). */
   constructor(
     private readonly policy: AddressPolicy = publicOnly,
     extraCa: string | null = null,
+    private readonly worker?: WorkerSettings,
   ) {
-    this.agent = new Agent({
-      connect: {
-        ...(extraCa ? { ca: [...rootCertificates, extraCa] } : {}),
-        lookup: guardedLookup(policy),
-      },
-    });
+    const ca = extraCa ? { ca: [...rootCertificates, extraCa] } : {};
+    this.agent = new Agent({ connect: { ...ca, lookup: guardedLookup(policy) } });
+    this.workerAgent = new Agent({ connect: ca });
   }
 
   async fetch(url: string, opts: SafeRequestOptions = {}): Promise<SafeResponse> {
@@ -117,16 +143,38 @@ export class SafeHttpClient {
   async fetchBytes(url: string, opts: SafeRequestOptions = {}): Promise<SafeResponse<Buffer>> {
     let current = new URL(url);
     const maxRedirects = opts.maxRedirects ?? 5;
+    const worker = workerOf(this.worker);
     for (let hop = 0; ; hop++) {
       this.checkUrl(current);
-      const res = await request(current, {
-        dispatcher: this.agent,
-        method: hop === 0 ? (opts.method ?? 'GET') : 'GET',
-        headers: opts.headers,
-        body: hop === 0 ? opts.body : undefined,
-        headersTimeout: opts.timeoutMs ?? 10_000,
-        bodyTimeout: opts.timeoutMs ?? 10_000,
-      });
+      const method = hop === 0 ? (opts.method ?? 'GET') : 'GET';
+      const payload = hop === 0 ? opts.body : undefined;
+      const timeouts = { headersTimeout: opts.timeoutMs ?? 10_000, bodyTimeout: opts.timeoutMs ?? 10_000 };
+      let res: Dispatcher.ResponseData;
+      if (worker) {
+        // The worker resolves the name itself: every address the name has must pass the policy here.
+        await this.checkResolved(current);
+        res = await request(worker.url, {
+          dispatcher: this.workerAgent,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            url: current.toString(),
+            key: worker.key,
+            method,
+            ...(opts.headers ? { headers: opts.headers } : {}),
+            ...(payload !== undefined ? { body: workerBody(payload) } : {}),
+          }),
+          ...timeouts,
+        });
+      } else {
+        res = await request(current, {
+          dispatcher: this.agent,
+          method,
+          headers: opts.headers,
+          body: payload,
+          ...timeouts,
+        });
+      }
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         await res.body.dump();
@@ -146,8 +194,33 @@ export class SafeHttpClient {
     checkLiteralHost(u, this.policy);
   }
 
+  /** Every address of a name the worker will fetch passes the policy (a literal was checked already). */
+  private async checkResolved(u: URL): Promise<void> {
+    if (this.policy === anyAddress) return;
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) return;
+    const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+      resolver.lookup(host, { all: true }, (err, found: LookupAddress[]) => (err ? reject(err) : resolve(found))),
+    );
+    const refused = addresses.find((a) => !this.policy(a.address));
+    if (refused || !addresses.length) throw new BlockedAddressError(host);
+  }
+
   async close(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.workerAgent.close()]);
+  }
+}
+
+/**
+ * A request body as the worker takes it: a JSON body rides as JSON (the worker sends it on
+ * serialized), anything else as a string.
+ */
+function workerBody(body: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed !== null && typeof parsed === 'object' ? parsed : body;
+  } catch {
+    return body;
   }
 }
 

@@ -132,7 +132,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly options: OptionService,
     private readonly mail: MailService,
   ) {
-    this.http = SafeHttpClient.forConfig(config);
+    this.http = SafeHttpClient.forConfig(config, options);
   }
 
   /** Holds that a stopped process left are given back before this one serves anything. */

@@ -42,7 +42,7 @@ export class ChannelHealthService {
     private readonly bus: CacheBus,
     private readonly ledger: QuotaLedgerService,
   ) {
-    this.http = SafeHttpClient.forConfig(config);
+    this.http = SafeHttpClient.forConfig(config, options);
   }
 
   /** Persists a status the relay derived (expired / exhausted), once. */

@@ -65,7 +65,7 @@ export class MidjourneyRelay implements OnModuleDestroy {
     private readonly health: ChannelHealthService,
     private readonly store: MjTaskStore,
   ) {
-    this.images = SafeHttpClient.forConfig(config);
+    this.images = SafeHttpClient.forConfig(config, options);
   }
 
   async onModuleDestroy(): Promise<void> {

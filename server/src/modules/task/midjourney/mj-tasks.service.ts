@@ -29,7 +29,7 @@ export class MjTaskStore implements OnModuleDestroy {
     private readonly billing: TaskBillingService,
   ) {
     this.repo = ds.getRepository(Midjourney);
-    this.http = SafeHttpClient.forConfig(config);
+    this.http = SafeHttpClient.forConfig(config, options);
   }
 
   async onModuleDestroy(): Promise<void> {
