@@ -7,8 +7,7 @@ import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, Updat
 import { ApiEnvelope, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
 import { BuiltinModel } from './channel-manage.service';
 import { CHANNEL_PAGE, ChannelTagRow, ChannelView } from './channel.view';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /**
  * Channel administration (admins). Keys are write-only: every answer shows `key: ""`, except root's

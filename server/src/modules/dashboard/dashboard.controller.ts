@@ -5,8 +5,7 @@ import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { DashboardService } from './dashboard.service';
 import { ApiEnvelope } from '../../common/http/api-envelope';
 import { QuotaPoint } from './dashboard.service';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const filters = (admin: boolean) =>
   applyDecorators(

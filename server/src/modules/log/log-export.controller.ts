@@ -7,8 +7,7 @@ import { RequestLang } from '../../common/i18n/request-lang.decorator';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { LogExport, LogExportService } from './log-export.service';
 import { ApiFile } from '../../common/http/api-envelope';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const FILTERS = [
   { name: 'format', description: 'csv (default) or jsonl' },

@@ -19,8 +19,7 @@ import { LogQueryService } from './log-query.service';
 import { ApiEnvelope, ApiPage, INTEGER } from '../../common/http/api-envelope';
 import { LogStat, UserSummary } from './log-query.service';
 import { AdminLogView, LogView } from './log.view';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const FILTERS = [
   { name: 'p', description: 'page, 1-based' },

@@ -12,8 +12,7 @@ import { ApiEnvelope, ApiEnvelopeOneOf, ApiRedirect, STRING } from '../../common
 import { LoginResult } from '../auth';
 import { TwoFactorChallenge } from '../auth';
 import { StateAnswer } from './oauth.service';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const CallbackQueries = () =>
   applyDecorators(

@@ -6,8 +6,7 @@ import { CreateRedemptionDto, RedeemDto, UpdateRedemptionDto } from './redemptio
 import { RedemptionService } from './redemption.service';
 import { ApiEnvelope, ApiPage, INTEGER, STRINGS } from '../../common/http/api-envelope';
 import { RedemptionView } from './redemption.view';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /** Redemption code administration (admins). */
 @ApiTags('redemptions')

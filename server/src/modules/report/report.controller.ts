@@ -6,8 +6,7 @@ import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { ReportService } from './report.service';
 import { Report } from './report.view';
 import { ApiEnvelope, ApiFile } from '../../common/http/api-envelope';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 const PARAMS = [
   { name: 'period', description: 'day (default), week (from Monday) or month, in the operator’s time zone' },

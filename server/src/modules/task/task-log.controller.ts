@@ -5,8 +5,8 @@ import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { TaskLogService } from './task-log.service';
 import { ApiPage } from '../../common/http/api-envelope';
 import { AdminDrawingLogView, AdminTaskLogView, DrawingLogView, TaskLogView } from './task-log.view';
+import type { UnknownObject as Raw } from '../../common/json';
 
-type Raw = Record<string, unknown>;
 type Q = { name: string; description: string };
 
 const queries = (list: Q[]) => applyDecorators(...list.map((q) => ApiQuery({ ...q, required: false })));

@@ -6,8 +6,7 @@ import { TokenManageService } from './token-manage.service';
 import { CreateTokenDto, TokenIdsDto, UpdateTokenDto } from './token.dto';
 import { ApiEnvelope, ApiPage, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
 import { TokenView } from './token.view';
-
-type Raw = Record<string, unknown>;
+import type { UnknownObject as Raw } from '../../common/json';
 
 /** The signed-in user's own API tokens. Keys are listed masked; the full key only from POST /{id}/key. */
 @ApiTags('tokens')

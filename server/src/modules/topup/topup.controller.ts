@@ -17,8 +17,7 @@ import {
   objectOf,
 } from '../../common/http/api-envelope';
 import { AdminTopUpView, TopUpInfoView, TopUpView } from './topup.view';
-
-type Raw = Record<string, unknown>;
+import { asObject, type UnknownObject as Raw } from '../../common/json';
 
 /** `POST /api/user/amount` and `/pay` answer in the shape clients of this gateway family expect. */
 interface PayAnswer {
@@ -27,8 +26,6 @@ interface PayAnswer {
   data: unknown;
   url?: string;
 }
-
-const asObject = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
 
 /** The wallet: price quotes, online payment through an epay gateway, top-up orders. */
 const PAY_ANSWER = objectOf(
