@@ -9,6 +9,7 @@ import { imageUrlOf } from './midjourney/mj-wire';
 import { parseJson } from './task-meta';
 
 import type { UnknownObject as Raw } from '../../common/json';
+import type { AdminDrawingLogView, AdminTaskLogView, DrawingLogView, TaskLogView } from './task-log.view';
 
 /** The largest timestamps accepted: 9999-12-31T23:59:59Z in seconds and in milliseconds. */
 const MAX_SECONDS = 253_402_300_799;
@@ -18,46 +19,10 @@ const MAX_INT = 2_147_483_647;
 const { text, integer } = queryReader('task_param_invalid');
 
 /** A drawing task as the drawing log lists it (admins also see the user and the channel). */
-export interface MjLogItem {
-  id: number;
-  user_id?: number;
-  channel_id?: number;
-  created_at: number;
-  submit_time: number;
-  start_time: number;
-  finish_time: number;
-  action: string;
-  mj_id: string;
-  code: number;
-  status: string;
-  progress: string;
-  image_url: string;
-  prompt: string;
-  prompt_en: string;
-  description: string;
-  fail_reason: string;
-  quota: number;
-}
+export type MjLogItem = DrawingLogView & Partial<Pick<AdminDrawingLogView, 'user_id' | 'channel_id'>>;
 
 /** A generic task as the task log lists it (admins also see the user and the channel). */
-export interface TaskLogItem {
-  id: number;
-  user_id?: number;
-  channel_id?: number;
-  created_at: number;
-  updated_at: number;
-  submit_time: number;
-  start_time: number;
-  finish_time: number;
-  platform: string;
-  action: string;
-  task_id: string;
-  status: string;
-  progress: string;
-  fail_reason: string;
-  quota: number;
-  data: unknown;
-}
+export type TaskLogItem = TaskLogView & Partial<Pick<AdminTaskLogView, 'user_id' | 'channel_id'>>;
 
 /**
  * The drawing log (`/api/mj`, timestamps in milliseconds) and the task log (`/api/task`, seconds):
