@@ -1,7 +1,71 @@
 import { consoleLintConfig } from './eslint.base.js';
 
+/**
+ * Files that still import another feature folder. Shared pieces belong in src/components (widgets) or
+ * src/lib (non-UI helpers); a file leaves this list once it no longer reaches into another feature.
+ */
+const crossFeatureImporters = [
+  'src/features/about/about-page.tsx',
+  'src/features/auth/login-page.tsx',
+  'src/features/auth/third-party-sign-in.tsx',
+  'src/features/auth/use-provider-redirect.ts',
+  'src/features/budgets/group-budgets-panel.tsx',
+  'src/features/chat/use-chat-key.ts',
+  'src/features/dashboard/dashboard-page.tsx',
+  'src/features/home/home-page.spec.tsx',
+  'src/features/logs/logs-locales.spec.ts',
+  'src/features/oauth/oauth-api.ts',
+  'src/features/oauth/oauth-callback-page.tsx',
+  'src/features/personal/bindings-panel.tsx',
+  'src/features/personal/email-bind-dialog.tsx',
+  'src/features/personal/personal-rules.ts',
+  'src/features/personal/personal-settings-page.tsx',
+  'src/features/personal/security-panel.tsx',
+  'src/features/redemptions/redemption-drawer.tsx',
+  'src/features/redemptions/redemption-rules.ts',
+  'src/features/register/register-page.tsx',
+  'src/features/reset/reset-request-page.tsx',
+  'src/features/security/security.spec.tsx',
+  'src/features/settings/operation-settings.tsx',
+  'src/features/settings/settings-locales.spec.ts',
+  'src/features/task-log/task-log-page.tsx',
+  'src/features/tokens/locales.spec.ts',
+  'src/features/tokens/token-drawer.tsx',
+  'src/features/tokens/token-rules.ts',
+  'src/features/tokens/tokens-api.ts',
+  'src/features/tokens/tokens-page.tsx',
+  'src/features/users/edit-user-drawer.tsx',
+  'src/features/users/users-api.ts',
+  'src/features/users/users-page.tsx',
+];
+
 export default [
   // Generated from the server's OpenAPI document; test/e2e/openapi.e2e.ts checks it is up to date.
   { ignores: ['src/api/schema.gen.ts'] },
   ...consoleLintConfig(import.meta.dirname),
+  {
+    // A feature (its tests included) imports only itself, src/components, src/lib and the kit's core
+    // (api, provider, format); never another feature.
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./)[^/]+',
+              message:
+                'A feature must not import another feature: move the shared piece to src/components or src/lib.',
+            },
+            {
+              regex: '^(\\.\\./)+features/',
+              message:
+                'A feature must not import another feature: move the shared piece to src/components or src/lib.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  { files: crossFeatureImporters, rules: { 'no-restricted-imports': 'off' } },
 ];

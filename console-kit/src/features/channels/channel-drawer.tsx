@@ -41,7 +41,7 @@ import {
 import { CHANNELS_NAMESPACE, channelsLocales } from './channels-locales';
 import { FetchedModelsDialog } from './fetched-models-dialog';
 import { relatedModels } from './related-models';
-import { ChannelContentLogSwitch } from '../logs/content-log-switch';
+import { ChannelContentLogSwitch } from '../../components/content-log-switch';
 import {
   useBuiltInModelsQuery,
   useTypeModelsQuery,

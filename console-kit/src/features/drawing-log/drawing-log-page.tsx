@@ -23,8 +23,8 @@ import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
-import { TaskFilterForm } from '../logs/task-filter-form';
-import { isValidChannelFilter } from '../logs/log-rules';
+import { TaskFilterForm } from '../../components/task-filter-form';
+import { isValidChannelFilter } from '../../lib/log-filters';
 import { useListDrawingTasksQuery } from './drawing-api';
 import { DRAWING_NAMESPACE, drawingLocales } from './drawing-locales';
 import {

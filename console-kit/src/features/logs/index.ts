@@ -1,6 +1,6 @@
 export { LogsPage } from './logs-page';
 export { LogDetails } from './log-details';
-export { DateTimeRange, PickersProvider, type DateTimeRangeProps } from './date-time-range';
+export { DateTimeRange, PickersProvider, type DateTimeRangeProps } from '../../components/date-time-range';
 export {
   logsApi,
   logListUrl,

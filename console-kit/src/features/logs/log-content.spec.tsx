@@ -5,7 +5,7 @@ import { envelope, installFakeServer, jsonResponse } from '../../test/fake-serve
 import { renderInConsole } from '../../test/render-in-console';
 import { LogsPage } from './logs-page';
 import type { LogEntry } from './log-rules';
-import { readChannelContentLog, writeChannelContentLog } from './content-log-switch';
+import { readChannelContentLog, writeChannelContentLog } from '../../components/content-log-switch';
 import { prettyBody } from './log-content';
 
 function signInAs(role: number) {

@@ -34,7 +34,7 @@ import { ResponsiveTable, type PhoneColumn } from '../../components/responsive-t
 import { useConsoleStorage } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
-import { DateTimeRange, PickersProvider } from './date-time-range';
+import { DateTimeRange, PickersProvider } from '../../components/date-time-range';
 import { LogDetails } from './log-details';
 import { hasStoredContent, LogContentButton } from './log-content';
 import {
@@ -60,7 +60,7 @@ import {
 } from './log-rules';
 import { LOGS_NAMESPACE, logsLocales } from './logs-locales';
 import { useListLogsQuery, useLogStatQuery, useUserSummaryQuery } from './logs-api';
-import { LogExportButton } from '../reports/log-export-button';
+import { LogExportButton } from '../../components/log-export-button';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 

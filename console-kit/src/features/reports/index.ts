@@ -1,5 +1,5 @@
 export { ReportsPage } from './reports-page';
-export { LogExportButton } from './log-export-button';
+export { LogExportButton } from '../../components/log-export-button';
 export { reportsApi, useUsageReportQuery } from './reports-api';
 export {
   consoleHeaders,
@@ -10,7 +10,7 @@ export {
   progressPercent,
   type ExportFormat,
   type ExportProgress,
-} from './log-export';
+} from '../../lib/log-export';
 export {
   dimensionsFor,
   reportUrl,

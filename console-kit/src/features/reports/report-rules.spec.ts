@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyLogFilters } from '../logs/log-rules';
-import { countLines, fileNameOf, logExportUrl, progressPercent } from './log-export';
+import { emptyLogFilters } from '../../lib/log-filters';
+import { countLines, fileNameOf, logExportUrl, progressPercent } from '../../lib/log-export';
 import { dimensionsFor, reportExportUrl, reportUrl, rowLabel, type ReportFilters } from './report-rules';
 
 const filters: ReportFilters = {

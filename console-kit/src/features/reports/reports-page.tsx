@@ -24,7 +24,7 @@ import { useConsoleRuntime, useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { isAdmin } from '../../shell/shell-nav';
-import { DateTimeRange, PickersProvider } from '../logs/date-time-range';
+import { DateTimeRange, PickersProvider } from '../../components/date-time-range';
 import {
   dimensionsFor,
   REPORT_PERIODS,
@@ -34,7 +34,7 @@ import {
   type ReportFilters,
   type ReportPeriod,
 } from './report-rules';
-import { downloadExport, saveBlob } from './log-export';
+import { downloadExport, saveBlob } from '../../lib/log-export';
 import { useUsageReportQuery } from './reports-api';
 import { REPORTS_NAMESPACE, reportsLocales } from './reports-locales';
 

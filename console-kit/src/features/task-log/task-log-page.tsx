@@ -22,8 +22,8 @@ import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { channelColor, durationColor, progressPercent } from '../drawing-log/drawing-rules';
-import { TaskFilterForm } from '../logs/task-filter-form';
-import { isValidChannelFilter } from '../logs/log-rules';
+import { TaskFilterForm } from '../../components/task-filter-form';
+import { isValidChannelFilter } from '../../lib/log-filters';
 import { useListGenericTasksQuery } from './task-api';
 import { TASK_LOG_NAMESPACE, taskLocales } from './task-locales';
 import {

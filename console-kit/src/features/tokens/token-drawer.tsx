@@ -16,7 +16,7 @@ import {
 import { FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
 import { isAdmin } from '../../shell/shell-nav';
 import { useSession } from '../../provider/use-session';
-import { ContentLogSwitch } from '../logs/content-log-switch';
+import { ContentLogSwitch } from '../../components/content-log-switch';
 import { ExpiryPicker } from '../../components/expiry-picker';
 import { BudgetEditor } from '../budgets/budget-editor';
 import { describeApiError } from '../../api/describe-api-error';

@@ -22,7 +22,7 @@ import { FormDrawer, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { ContentLogSwitch } from '../logs/content-log-switch';
+import { ContentLogSwitch } from '../../components/content-log-switch';
 import { BudgetEditor } from '../budgets/budget-editor';
 import { buildBudget, budgetFormOf } from '../budgets/budget-rules';
 import { BudgetUsage } from '../budgets/budget-usage';

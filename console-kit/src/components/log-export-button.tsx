@@ -11,9 +11,9 @@ import {
   MenuItem,
   Typography,
 } from '@mui/material';
-import { useConsoleRuntime } from '../../provider/console-context';
-import { useFeatureTranslation } from '../../provider/console-i18n';
-import type { LogFilters } from '../logs/log-rules';
+import { useConsoleRuntime } from '../provider/console-context';
+import { useFeatureTranslation, type LocaleBundles } from '../provider/console-i18n';
+import type { LogFilters } from '../lib/log-filters';
 import {
   downloadExport,
   logExportUrl,
@@ -21,8 +21,40 @@ import {
   saveBlob,
   type ExportFormat,
   type ExportProgress,
-} from './log-export';
-import { REPORTS_NAMESPACE, reportsLocales } from './reports-locales';
+} from '../lib/log-export';
+
+export const LOG_EXPORT_NAMESPACE = 'logExport';
+
+export const logExportLocales = {
+  zh: {
+    export: {
+      button: '导出',
+      csv: '导出 CSV',
+      jsonl: '导出 JSON Lines',
+      title: '正在导出日志',
+      progress: '已导出 {{rows}} / {{total}} 行（{{size}}）',
+      progressUnknown: '已导出 {{rows}} 行（{{size}}）',
+      done: '已导出 {{rows}} 行',
+      failed: '导出失败：{{message}}',
+      cancel: '取消',
+      close: '关闭',
+    },
+  },
+  en: {
+    export: {
+      button: 'Export',
+      csv: 'Export CSV',
+      jsonl: 'Export JSON Lines',
+      title: 'Exporting logs',
+      progress: '{{rows}} of {{total}} rows exported ({{size}})',
+      progressUnknown: '{{rows}} rows exported ({{size}})',
+      done: '{{rows}} rows exported',
+      failed: 'Export failed: {{message}}',
+      cancel: 'Cancel',
+      close: 'Close',
+    },
+  },
+} satisfies LocaleBundles;
 
 const size = (bytes: number) =>
   bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
@@ -35,7 +67,7 @@ type State =
 
 /** "Export" on the log screen: the filtered view as CSV or JSON Lines, with a progress dialog. */
 export function LogExportButton({ filters, admin }: { filters: LogFilters; admin: boolean }) {
-  const { t } = useFeatureTranslation(REPORTS_NAMESPACE, reportsLocales);
+  const { t } = useFeatureTranslation(LOG_EXPORT_NAMESPACE, logExportLocales);
   const runtime = useConsoleRuntime();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [state, setState] = useState<State>({ phase: 'idle' });

@@ -1,7 +1,7 @@
 import { Alert, FormControlLabel, FormHelperText, Stack, Switch } from '@mui/material';
-import { gatehouseApi } from '../../api/gatehouse-api';
-import { describeApiError } from '../../api/describe-api-error';
-import { useFeatureTranslation, type LocaleBundles } from '../../provider/console-i18n';
+import { gatehouseApi } from '../api/gatehouse-api';
+import { describeApiError } from '../api/describe-api-error';
+import { useFeatureTranslation, type LocaleBundles } from '../provider/console-i18n';
 
 export const contentSwitchLocales = {
   zh: {

@@ -1,6 +1,6 @@
-import type { ConsoleRuntime } from '../../provider/console-runtime';
-import { StorageKeys } from '../../provider/console-storage';
-import { logQueryParams, type LogFilters } from '../logs/log-rules';
+import type { ConsoleRuntime } from '../provider/console-runtime';
+import { StorageKeys } from '../provider/console-storage';
+import { logQueryParams, type LogFilters } from './log-filters';
 
 export type ExportFormat = 'csv' | 'jsonl';
 

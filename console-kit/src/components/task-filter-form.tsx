@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { Box, Button, Paper, Stack, TextField } from '@mui/material';
 import type { Dayjs } from 'dayjs';
 import { DateTimeRange, PickersProvider } from './date-time-range';
-import { isValidChannelFilter } from './log-rules';
+import { isValidChannelFilter } from '../lib/log-filters';
 
 /** Translates a key of the page's own namespace (each task page has the same `filters.*` keys). */
 type Translate = (key: string) => string;
