@@ -1,3 +1,5 @@
+import type { Schemas } from '../../api/wire';
+
 /** Periodic budgets (docs/budgets.md): caps per day, week (from Monday) and month, 0 = no cap. */
 export const BUDGET_PERIODS = ['day', 'week', 'month'] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
@@ -10,21 +12,7 @@ export interface PeriodCaps {
 export type Budget = Partial<Record<BudgetPeriod, PeriodCaps>>;
 
 /** One current period of a budget, as `/api/budget/...` reports it. */
-export interface PeriodUsage {
-  period: BudgetPeriod;
-  start: number;
-  resets_at: number;
-  /** The reset as wall time in the operator's zone, e.g. 2026-11-26 00:00. */
-  resets: string;
-  zone: string;
-  quota_cap: number;
-  /** Charged in the period plus what calls in flight hold. */
-  quota_used: number;
-  quota_remaining: number | null;
-  request_cap: number;
-  requests_used: number;
-  requests_remaining: number | null;
-}
+export type PeriodUsage = Schemas['PeriodUsageView'];
 
 export interface BudgetStatus {
   budget: Budget | null;

@@ -1,31 +1,18 @@
+import type { Schemas } from '../../api/wire';
+
 export const REPORT_PERIODS = ['day', 'week', 'month'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
 export const REPORT_DIMENSIONS = ['model', 'user', 'token', 'group', 'channel'] as const;
 export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
 
-export interface ReportFigures {
-  requests: number;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
+/** Consumption summed over a set of calls (`/api/report` totals and rows). */
+export type ReportFigures = Schemas['ReportFigures'];
 
-export interface ReportRow extends ReportFigures {
-  period_start: number;
-  period: string;
-  key: number | string;
-  name: string;
-}
+/** One period × key of a report. */
+export type ReportRow = Schemas['ReportRow'];
 
-export interface Report {
-  period: ReportPeriod;
-  group_by: ReportDimension;
-  time_zone: string;
-  start_timestamp: number;
-  end_timestamp: number;
-  rows: ReportRow[];
-  totals: ReportFigures;
-}
+/** `GET /api/report` and `/api/report/self` → data. */
+export type Report = Schemas['Report'];
 
 export interface ReportFilters {
   period: ReportPeriod;
