@@ -162,8 +162,10 @@ describe('outbound calls through the proxy worker', () => {
         { address: '10.0.0.7', family: 4 },
       ],
     };
-    resolver.lookup = ((host: string, opts: never, cb: (e: null, a: LookupAddress[]) => void) =>
-      answers[host] ? cb(null, answers[host]) : real(host, opts, cb)) as unknown as typeof resolver.lookup;
+    type Callback = (e: NodeJS.ErrnoException | null, a: LookupAddress[]) => void;
+    const lookup = real as unknown as (host: string, opts: object, cb: Callback) => void;
+    resolver.lookup = ((host: string, opts: object, cb: Callback) =>
+      answers[host] ? cb(null, answers[host]) : lookup(host, opts, cb)) as unknown as typeof resolver.lookup;
     try {
       await lowBalanceCall(t, root, `${worker.url}/private-hook`);
       await lowBalanceCall(t, root, `https://localhost:${port}/private-hook-name`);
