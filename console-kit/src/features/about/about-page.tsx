@@ -2,7 +2,7 @@ import { Alert, Box, CircularProgress, Paper, Typography } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
-import { SiteTextView } from '../home/site-text-view';
+import { SiteTextView } from '../../components/site-text-view';
 import { useGetAboutQuery } from './about-api';
 import { ABOUT_NAMESPACE, aboutLocales } from './about-locales';
 

@@ -19,7 +19,7 @@ export {
   type RedirectProvider,
 } from './oauth-redirect';
 export { ThirdPartySignIn, AFTER_WIDGET_LOGIN_PATH } from './third-party-sign-in';
-export { TurnstileWidget, useHumanCheck, TURNSTILE_SCRIPT_URL } from './turnstile-widget';
+export { TurnstileWidget, useHumanCheck, TURNSTILE_SCRIPT_URL } from '../../components/turnstile-widget';
 export { WechatCodeDialog } from './wechat-code-dialog';
 export { TelegramLoginButton } from './telegram-login-button';
 export { useProviderRedirect } from './use-provider-redirect';

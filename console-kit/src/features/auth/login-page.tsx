@@ -12,7 +12,7 @@ import { useSystemStatus } from '../../provider/use-system-status';
 import { needsSecondFactor, PasskeySignInButton, SecondFactorStep } from '../security/second-factor-step';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
 import { ThirdPartySignIn } from './third-party-sign-in';
-import { useHumanCheck } from './turnstile-widget';
+import { useHumanCheck } from '../../components/turnstile-widget';
 
 /** Spec: password sign-in lands on /token. */
 export const AFTER_LOGIN_PATH = '/token';

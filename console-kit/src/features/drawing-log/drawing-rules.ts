@@ -1,6 +1,8 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Page, Schemas } from '../../api/wire';
 
+export { channelColor, durationColor, progressPercent } from '../../lib/task-display';
+
 /** A drawing task as `GET /api/mj/` (admin, with user and channel) or `/api/mj/self/` returns it; times in milliseconds. */
 export type DrawingTask = Schemas['DrawingLogView'] &
   Partial<Pick<Schemas['AdminDrawingLogView'], 'user_id' | 'channel_id'>>;
@@ -113,33 +115,12 @@ export function submitResultKey(code: number): string {
   }
 }
 
-/** "45%" → 45; anything unreadable → 0; clamped to 0–100. */
-export function progressPercent(progress: string | number | null | undefined): number {
-  const value = typeof progress === 'number' ? progress : parseFloat(String(progress ?? '').replace('%', ''));
-  if (!Number.isFinite(value)) {
-    return 0;
-  }
-  return Math.min(100, Math.max(0, value));
-}
-
 /** Seconds between submit and finish (both ms), one decimal; null while unfinished. */
 export function durationSeconds(submitMs: number, finishMs: number): number | null {
   if (!submitMs || !finishMs || finishMs < submitMs) {
     return null;
   }
   return Math.round((finishMs - submitMs) / 100) / 10;
-}
-
-/** docs/decisions.md#task-logs: the duration chip is red above 60 s, else green. */
-export function durationColor(seconds: number): 'error' | 'success' {
-  return seconds > 60 ? 'error' : 'success';
-}
-
-const CHANNEL_COLORS = ['primary', 'secondary', 'success', 'info', 'warning', 'error'] as const;
-
-/** A stable colour per channel id. */
-export function channelColor(channelId: number): (typeof CHANNEL_COLORS)[number] {
-  return CHANNEL_COLORS[Math.abs(channelId) % CHANNEL_COLORS.length];
 }
 
 export function formatMs(ms: number): string {

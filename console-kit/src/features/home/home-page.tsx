@@ -6,7 +6,7 @@ import { useSystemStatus } from '../../provider/use-system-status';
 import { consoleHomePath } from '../../shell/shell-nav';
 import { useGetHomePageContentQuery } from './home-api';
 import { HOME_NAMESPACE, homeLocales } from './home-locales';
-import { SiteTextView } from './site-text-view';
+import { SiteTextView } from '../../components/site-text-view';
 
 const PRODUCT_NAME = 'Gatehouse';
 

@@ -12,9 +12,9 @@ import {
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
-import { useHumanCheck } from '../auth/turnstile-widget';
+import { useHumanCheck } from '../../components/turnstile-widget';
 import { useSendVerificationCodeMutation } from '../register/register-api';
-import { useCountdown } from '../register/use-countdown';
+import { useCountdown } from '../../lib/use-countdown';
 import { useBindEmailMutation } from './personal-api';
 import { usePersonalTranslation } from './use-personal-translation';
 

@@ -1,6 +1,6 @@
 import type { UserSetting } from '../../api/api-types';
 import { formatCurrency, quotaToCurrency } from '../../format/quota';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../register/register-validation';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/account-validation';
 
 /** docs/decisions.md#quota-warning-default: the form starts at 100000 when the user never saved a threshold. */
 export const DEFAULT_FORM_WARNING_THRESHOLD = 100_000;

@@ -20,7 +20,7 @@ import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { ExpiryPicker } from '../../components/expiry-picker';
-import { expiryFromPreset } from '../tokens/token-rules';
+import { expiryFromPreset } from '../../lib/expiry';
 import {
   codesText,
   DEFAULT_REDEMPTION_COUNT,

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { EXPIRY_PRESETS, formatExpiry, parseExpiry, type ExpiryPresetId } from '../tokens/token-rules';
+import { EXPIRY_PRESETS, formatExpiry, parseExpiry, type ExpiryPresetId } from '../../lib/expiry';
 import type { Redemption } from './redemptions-api';
 
 /** A new code's quota and count (docs/decisions.md#redemption-defaults). */

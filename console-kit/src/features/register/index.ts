@@ -10,6 +10,6 @@ export {
   PASSWORD_MAX_LENGTH,
   type RegisterFormValues,
   type RegisterValidationError,
-} from './register-validation';
-export { useCountdown, RESEND_WAIT_SECONDS } from './use-countdown';
+} from '../../lib/account-validation';
+export { useCountdown, RESEND_WAIT_SECONDS } from '../../lib/use-countdown';
 export { registerLocales, REGISTER_NAMESPACE } from './register-locales';

@@ -9,7 +9,7 @@ import { StorageKeys } from '../../provider/console-storage';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { useRememberInviteCode } from '../auth/login-page';
 import { ThirdPartySignIn } from '../auth/third-party-sign-in';
-import { useHumanCheck } from '../auth/turnstile-widget';
+import { useHumanCheck } from '../../components/turnstile-widget';
 import { useRegisterMutation, useSendVerificationCodeMutation } from './register-api';
 import { REGISTER_NAMESPACE, registerLocales } from './register-locales';
 import {
@@ -19,8 +19,8 @@ import {
   type RegisterField,
   type RegisterFormValues,
   type RegisterValidationError,
-} from './register-validation';
-import { useCountdown } from './use-countdown';
+} from '../../lib/account-validation';
+import { useCountdown } from '../../lib/use-countdown';
 
 export const AFTER_REGISTER_PATH = '/login';
 

@@ -3,9 +3,9 @@ import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@
 import { Link as RouterLink } from 'react-router';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { useHumanCheck } from '../auth/turnstile-widget';
-import { looksLikeEmail } from '../register/register-validation';
-import { useCountdown } from '../register/use-countdown';
+import { useHumanCheck } from '../../components/turnstile-widget';
+import { looksLikeEmail } from '../../lib/account-validation';
+import { useCountdown } from '../../lib/use-countdown';
 import { useRequestPasswordResetMutation } from './reset-api';
 import { RESET_NAMESPACE, resetLocales } from './reset-locales';
 

@@ -21,7 +21,7 @@ import { ListTable, usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
-import { channelColor, durationColor, progressPercent } from '../drawing-log/drawing-rules';
+import { channelColor, durationColor, progressPercent } from '../../lib/task-display';
 import { TaskFilterForm } from '../../components/task-filter-form';
 import { isValidChannelFilter } from '../../lib/log-filters';
 import { useListGenericTasksQuery } from './task-api';

@@ -4,7 +4,7 @@ import {
   toRegisterPayload,
   validateRegisterForm,
   type RegisterFormValues,
-} from './register-validation';
+} from './account-validation';
 
 const valid: RegisterFormValues = {
   username: 'alice',

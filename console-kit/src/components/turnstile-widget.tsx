@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { useThemeMode } from '../../provider/console-context';
-import { useSystemStatus } from '../../provider/use-system-status';
+import { useThemeMode } from '../provider/console-context';
+import { useSystemStatus } from '../provider/use-system-status';
 
 interface TurnstileApi {
   render(

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Box } from '@mui/material';
-import { isStandaloneUrl, renderMarkdown } from '../../format/safe-html';
+import { isStandaloneUrl, renderMarkdown } from '../format/safe-html';
 
 /**
  * Admin-written site text (home page, about): a lone URL is shown as that page in an iframe, anything
