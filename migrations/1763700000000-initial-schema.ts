@@ -113,7 +113,12 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         c.text('param_override'),
         c.int('max_input_tokens'),
       ],
-      [idx('channels', ['name']), idx('channels', ['tag']), idx('channels', ['status']), idx('channels', ['type'])],
+      [
+        idx('channels', ['name']),
+        idx('channels', ['tag']),
+        idx('channels', ['status']),
+        idx('channels', ['type']),
+      ],
     );
 
     await create(
@@ -289,9 +294,11 @@ export class InitialSchema1763700000000 implements MigrationInterface {
     );
 
     // `singleton` is always 1 and unique: a second, concurrent setup fails on it.
-    await create('setups', [c.id(), c.int('singleton', 1), c.str('version', 50), c.bigint('initialized_at')], [
-      idx('setups', ['singleton'], true),
-    ]);
+    await create(
+      'setups',
+      [c.id(), c.int('singleton', 1), c.str('version', 50), c.bigint('initialized_at')],
+      [idx('setups', ['singleton'], true)],
+    );
 
     await create(
       'verification_codes',
@@ -328,4 +335,3 @@ export class InitialSchema1763700000000 implements MigrationInterface {
     }
   }
 }
-

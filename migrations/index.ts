@@ -9,4 +9,14 @@ import { BudgetHolds1795700200000 } from './1795700200000-budget-holds';
 import { ContentLogs1795700100000 } from './1795700100000-content-logs';
 
 /** Every migration, oldest first. The app and `npm run migration:run` both take them from here. */
-export const MIGRATIONS = [InitialSchema1763700000000, TokenKeyHint1763800000000, LogFilterIndexes1763900000400, ScopedLimits1764000000000, TwoFactorAudit1795630918000, SessionValidity1795631218000, Budgets1795700000000, ContentLogs1795700100000, BudgetHolds1795700200000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  TokenKeyHint1763800000000,
+  LogFilterIndexes1763900000400,
+  ScopedLimits1764000000000,
+  TwoFactorAudit1795630918000,
+  SessionValidity1795631218000,
+  Budgets1795700000000,
+  ContentLogs1795700100000,
+  BudgetHolds1795700200000,
+];

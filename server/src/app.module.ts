@@ -46,7 +46,13 @@ export class AppModule {
           migrationsTransactionMode: 'each',
         }),
         ThrottlerModule.forRoot({
-          throttlers: [{ name: 'auth', ttl: config.loginRateLimit.ttlSeconds * 1000, limit: config.loginRateLimit.limit }],
+          throttlers: [
+            {
+              name: 'auth',
+              ttl: config.loginRateLimit.ttlSeconds * 1000,
+              limit: config.loginRateLimit.limit,
+            },
+          ],
           // Shared by every node through Redis when REDIS_CONN_STRING is set.
           storage: throttlerStorage(config),
         }),

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 function readVersion(): string {
   for (const up of ['../..', '../../..']) {
     try {
-      const pkg = JSON.parse(readFileSync(join(__dirname, up, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(join(__dirname, up, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'gatehouse' && pkg.version) return pkg.version;
     } catch {
       // try the next level: the compiled file sits one folder deeper than the source

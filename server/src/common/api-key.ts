@@ -23,7 +23,9 @@ function header(h: IncomingHttpHeaders, name: string): string {
  * `?key=`. Null when none is present.
  */
 export function keyFromRequest({ headers, query, protocols }: KeySources): string | null {
-  const auth = header(headers, 'authorization').replace(/^Bearer\s+/i, '').trim();
+  const auth = header(headers, 'authorization')
+    .replace(/^Bearer\s+/i, '')
+    .trim();
   if (auth) return auth;
   for (const name of ['x-api-key', 'x-goog-api-key', 'mj-api-secret']) {
     const v = header(headers, name);

@@ -16,5 +16,6 @@ export class AppError extends Error {
 }
 
 export const fail = (key: MessageKey, params?: Record<string, unknown>) => new AppError(key, params);
-export const unauthorized = (key: MessageKey = 'not_logged_in') => new AppError(key, {}, HttpStatus.UNAUTHORIZED);
+export const unauthorized = (key: MessageKey = 'not_logged_in') =>
+  new AppError(key, {}, HttpStatus.UNAUTHORIZED);
 export const forbidden = (key: MessageKey = 'forbidden') => new AppError(key, {}, HttpStatus.FORBIDDEN);

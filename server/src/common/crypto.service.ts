@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+} from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -49,7 +56,6 @@ export class CryptoService {
   static randomDigits(length: number): string {
     return CryptoService.randomString(length, '0123456789');
   }
-
 
   static sha256(value: string): string {
     return createHash('sha256').update(value).digest('hex');

@@ -43,7 +43,9 @@ export class RedisBusService implements OnModuleInit, OnModuleDestroy {
     await this.sub.subscribe(this.channel);
     this.bus.addRemote((e: CacheEvent) => {
       const wire: WireEvent = { node: this.nodeId, topic: e.topic, keys: e.keys };
-      this.pub?.publish(this.channel, JSON.stringify(wire)).catch((err: Error) => this.logger.warn(err.message));
+      this.pub
+        ?.publish(this.channel, JSON.stringify(wire))
+        .catch((err: Error) => this.logger.warn(err.message));
     });
   }
 

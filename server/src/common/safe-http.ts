@@ -120,7 +120,11 @@ export class SafeHttpClient {
     config: { allowPrivateOutbound: boolean; outboundCa: string | null },
     worker?: WorkerSettings,
   ): SafeHttpClient {
-    return new SafeHttpClient(config.allowPrivateOutbound ? anyAddress : publicOnly, config.outboundCa, worker);
+    return new SafeHttpClient(
+      config.allowPrivateOutbound ? anyAddress : publicOnly,
+      config.outboundCa,
+      worker,
+    );
   }
 
   /** `extraCa`: PEM certificates trusted for HTTPS besides the public roots (a company CA). */
@@ -200,7 +204,9 @@ export class SafeHttpClient {
     const host = u.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) return;
     const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
-      resolver.lookup(host, { all: true }, (err, found: LookupAddress[]) => (err ? reject(err) : resolve(found))),
+      resolver.lookup(host, { all: true }, (err, found: LookupAddress[]) =>
+        err ? reject(err) : resolve(found),
+      ),
     );
     const refused = addresses.find((a) => !this.policy(a.address));
     if (refused || !addresses.length) throw new BlockedAddressError(host);

@@ -51,7 +51,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === HttpStatus.NOT_FOUND) {
-        if (!isApiPath(req.url) && (req.method === 'GET' || req.method === 'HEAD')) return this.serveConsole(reply);
+        if (!isApiPath(req.url) && (req.method === 'GET' || req.method === 'HEAD'))
+          return this.serveConsole(reply);
         return send(HttpStatus.NOT_FOUND, 'not_found_route');
       }
       if (status === HttpStatus.PAYLOAD_TOO_LARGE) return send(status, 'body_too_large');
@@ -65,7 +66,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // PostgreSQL refuses NUL and other characters it cannot store in text: that is bad input, not a bug.
     const driverCode = (exception as { driverError?: { code?: string } } | null)?.driverError?.code;
     if (driverCode === '22021' || driverCode === '22P05') return send(HttpStatus.OK, 'invalid_params');
-    if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(HttpStatus.PAYLOAD_TOO_LARGE, 'body_too_large');
+    if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return send(HttpStatus.PAYLOAD_TOO_LARGE, 'body_too_large');
     if (fastifyCode?.startsWith('FST_ERR_CTP_')) return send(HttpStatus.OK, 'invalid_json');
     if ((exception as SyntaxError)?.name === 'SyntaxError') return send(HttpStatus.OK, 'invalid_json');
     this.logger.error(
@@ -95,6 +97,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     void reply
       .status(200)
       .type('text/html; charset=utf-8')
-      .send('<!doctype html><title>Gatehouse</title><p>The console is not built. Run <code>npm run build</code>.</p>');
+      .send(
+        '<!doctype html><title>Gatehouse</title><p>The console is not built. Run <code>npm run build</code>.</p>',
+      );
   }
 }

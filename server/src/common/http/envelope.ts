@@ -26,14 +26,19 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const raw = this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [context.getHandler(), context.getClass()]);
+    const raw = this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (raw) return next.handle();
-    return next.handle().pipe(
-      map((value: unknown): Envelope =>
-        value instanceof WithMessage
-          ? { success: true, message: value.message, data: value.data }
-          : { success: true, message: '', data: value === undefined ? null : value },
-      ),
-    );
+    return next
+      .handle()
+      .pipe(
+        map((value: unknown): Envelope =>
+          value instanceof WithMessage
+            ? { success: true, message: value.message, data: value.data }
+            : { success: true, message: '', data: value === undefined ? null : value },
+        ),
+      );
   }
 }

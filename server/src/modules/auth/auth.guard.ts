@@ -55,9 +55,12 @@ export class AuthGuard implements CanActivate {
   }
 
   /** Who is calling (session cookie or access token, plus New-Api-User); throws AppError. Used by the playground too. */
-  async identify(req: FastifyRequest): Promise<{ snap: UserSnapshot; via: 'session' | 'token'; sid?: string }> {
+  async identify(
+    req: FastifyRequest,
+  ): Promise<{ snap: UserSnapshot; via: 'session' | 'token'; sid?: string }> {
     const header = req.headers['new-api-user'];
-    const claimed = typeof header === 'string' && /^\d{1,10}$/.test(header.trim()) ? Number(header.trim()) : null;
+    const claimed =
+      typeof header === 'string' && /^\d{1,10}$/.test(header.trim()) ? Number(header.trim()) : null;
     const authz = req.headers.authorization;
     if (typeof authz === 'string' && authz.trim()) {
       // Access tokens come as `Authorization: <token>` or `Authorization: Bearer <token>`.

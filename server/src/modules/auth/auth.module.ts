@@ -17,7 +17,14 @@ import { TurnstileService } from './turnstile.service';
 import { VerificationService } from './verification.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([VerificationCode]), OptionModule, UserModule, SetupModule, MailModule, LogModule],
+  imports: [
+    TypeOrmModule.forFeature([VerificationCode]),
+    OptionModule,
+    UserModule,
+    SetupModule,
+    MailModule,
+    LogModule,
+  ],
   controllers: [AuthController],
   providers: [
     AuthService,
@@ -29,6 +36,14 @@ import { VerificationService } from './verification.service';
     AuthGuard,
     { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [AuthService, AuthGuard, SessionService, SecondFactorGate, StepUpService, VerificationService, TurnstileService],
+  exports: [
+    AuthService,
+    AuthGuard,
+    SessionService,
+    SecondFactorGate,
+    StepUpService,
+    VerificationService,
+    TurnstileService,
+  ],
 })
 export class AuthModule {}

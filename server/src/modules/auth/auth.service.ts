@@ -78,7 +78,8 @@ export class AuthService {
     const plausible = !/[\u0000-\u001f\u007f]/.test(name);
     const user = !plausible
       ? null
-      : ((await repo.findOneBy({ username: name })) ?? (name.includes('@') ? await repo.findOneBy({ email: name.toLowerCase() }) : null));
+      : ((await repo.findOneBy({ username: name })) ??
+        (name.includes('@') ? await repo.findOneBy({ email: name.toLowerCase() }) : null));
     const ok = await this.users.verifyPassword(password, user?.password || DUMMY_HASH);
     if (!user || !ok || user.deleted_at || user.status !== UserStatus.Enabled) throw fail('login_failed');
     const result = this.secondFactor.complete(req, reply, user, loginResult(user));
@@ -147,12 +148,19 @@ export class AuthService {
     const forNew = this.options.num('QuotaForNewUser');
     const forInvitee = input.inviterId ? this.options.num('QuotaForInvitee') : 0;
     const forInviter = input.inviterId ? this.options.num('QuotaForInviter') : 0;
-    const fmt = (q: number) => formatQuota(q, this.options.num('QuotaPerUnit'), this.options.bool('DisplayInCurrencyEnabled'));
+    const fmt = (q: number) =>
+      formatQuota(q, this.options.num('QuotaPerUnit'), this.options.bool('DisplayInCurrencyEnabled'));
     return this.ds.transaction(async (m) => {
       const user = await this.users.insertUser(m, { ...input, quota: forNew + forInvitee });
       if (forNew > 0) {
         await this.logs.record(
-          { userId: user.id, username: user.username, type: LogType.System, content: { key: 'log_text_register_bonus', params: { amount: fmt(forNew) } }, quota: forNew },
+          {
+            userId: user.id,
+            username: user.username,
+            type: LogType.System,
+            content: { key: 'log_text_register_bonus', params: { amount: fmt(forNew) } },
+            quota: forNew,
+          },
           m,
         );
       }
@@ -183,7 +191,12 @@ export class AuthService {
 
   // ---- email codes ----
 
-  async sendVerificationCode(req: FastifyRequest, emailRaw: unknown, purposeRaw: unknown, turnstileToken: unknown): Promise<void> {
+  async sendVerificationCode(
+    req: FastifyRequest,
+    emailRaw: unknown,
+    purposeRaw: unknown,
+    turnstileToken: unknown,
+  ): Promise<void> {
     const email = checkEmail(emailRaw);
     await this.turnstile.verify(turnstileToken, req.ip);
     this.verification.checkEmailAllowed(email);
@@ -248,10 +261,12 @@ export class AuthService {
     if (!user || user.deleted_at) throw fail('reset_link_invalid');
     const password = CryptoService.randomString(12);
     // Whoever held a session with the old password (or took over the account) is signed out.
-    await this.ds.getRepository(User).update(
-      { id: user.id },
-      { password: await this.users.hashPassword(password), sessions_valid_after: Date.now() },
-    );
+    await this.ds
+      .getRepository(User)
+      .update(
+        { id: user.id },
+        { password: await this.users.hashPassword(password), sessions_valid_after: Date.now() },
+      );
     this.userCache.invalidate(user.id);
     return password;
   }

@@ -19,7 +19,11 @@ export class TurnstileService {
     if (!this.options.bool('TurnstileCheckEnabled')) return;
     if (typeof token !== 'string' || !token) throw fail('turnstile_missing');
     if (token.length > 4096) throw fail('turnstile_failed');
-    const body = new URLSearchParams({ secret: this.options.get('TurnstileSecretKey'), response: token, remoteip: ip });
+    const body = new URLSearchParams({
+      secret: this.options.get('TurnstileSecretKey'),
+      response: token,
+      remoteip: ip,
+    });
     try {
       const res = await request(this.config.turnstileVerifyUrl, {
         method: 'POST',

@@ -42,11 +42,20 @@ export class VerificationService {
 
   /** Forgets a code that never reached its recipient, so an immediate resend is not refused. */
   async discard(purpose: CodePurpose, target: string, code: string): Promise<void> {
-    await this.repo.delete({ purpose, target, code_hash: CryptoService.sha256(`${purpose}:${target}:${code}`) });
+    await this.repo.delete({
+      purpose,
+      target,
+      code_hash: CryptoService.sha256(`${purpose}:${target}:${code}`),
+    });
   }
 
   /** Consumes a code; throws `code_invalid` when it is wrong, used or expired. */
-  async consume(purpose: CodePurpose, target: string, code: unknown, invalid: 'code_invalid' | 'reset_link_invalid' = 'code_invalid'): Promise<void> {
+  async consume(
+    purpose: CodePurpose,
+    target: string,
+    code: unknown,
+    invalid: 'code_invalid' | 'reset_link_invalid' = 'code_invalid',
+  ): Promise<void> {
     if (typeof code !== 'string' || !code.trim() || code.length > 128) throw fail(invalid);
     const result = await this.repo
       .createQueryBuilder()

@@ -43,7 +43,13 @@ describe('pricing', () => {
   it('weights cached and cache-creation tokens', () => {
     const p = priceOf(tables(), 'claude-sonnet-4', 'default', 'default')!;
     // 1000 prompt of which 600 cache read and 200 cache write; 100 completion.
-    const q = usageQuota(p, { ...emptyUsage(), prompt_tokens: 1000, cached_tokens: 600, cache_creation_tokens: 200, completion_tokens: 100 });
+    const q = usageQuota(p, {
+      ...emptyUsage(),
+      prompt_tokens: 1000,
+      cached_tokens: 600,
+      cache_creation_tokens: 200,
+      completion_tokens: 100,
+    });
     expect(q).toBe(Math.round((200 + 600 * 0.1 + 200 * 1.25 + 100 * 5) * 1.5));
   });
 

@@ -14,5 +14,11 @@ export interface UsageCounts {
 }
 
 export function emptyUsage(): UsageCounts {
-  return { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+  return {
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cached_tokens: 0,
+    cache_creation_tokens: 0,
+    reasoning_tokens: 0,
+  };
 }

@@ -219,7 +219,9 @@ export class ChannelManageService {
       const found = rows.map((r) => r.id);
       if (!found.length) throw fail('channel_not_found');
       await m.getRepository(Channel).update({ tag }, { status });
-      await m.getRepository(Ability).update({ channel_id: In(found) }, { enabled: status === ChannelStatus.Enabled });
+      await m
+        .getRepository(Ability)
+        .update({ channel_id: In(found) }, { enabled: status === ChannelStatus.Enabled });
       return found;
     });
     this.bus.publish('channels', ids);
@@ -233,7 +235,9 @@ export class ChannelManageService {
   async editTag(raw: Record<string, unknown>): Promise<number> {
     assertObject(raw);
     const tag = requireTag(raw.tag);
-    const changes: Partial<Pick<Channel, 'tag' | 'model_mapping' | 'models' | 'group' | 'priority' | 'weight'>> = {};
+    const changes: Partial<
+      Pick<Channel, 'tag' | 'model_mapping' | 'models' | 'group' | 'priority' | 'weight'>
+    > = {};
     if (typeof raw.new_tag === 'string') changes.tag = checkTag(raw.new_tag, 'new_tag') ?? null;
     else if (raw.new_tag !== undefined && raw.new_tag !== null)
       throw fail('channel_field_invalid', { field: 'new_tag', reason: 'must be text' });
@@ -290,7 +294,8 @@ export class ChannelManageService {
     const resetBalance = !(resetRaw === 'false' || resetRaw === '0' || resetRaw === false);
     const name = `${src.name}${suffix}`.trim();
     // eslint-disable-next-line no-control-regex
-    if (!name || /[\u0000-\u001f\u007f]/.test(name)) throw fail('channel_copy_failed', { reason: 'invalid name' });
+    if (!name || /[\u0000-\u001f\u007f]/.test(name))
+      throw fail('channel_copy_failed', { reason: 'invalid name' });
     if ([...name].length > CHANNEL_LIMITS.name)
       throw fail('channel_copy_failed', { reason: `name longer than ${CHANNEL_LIMITS.name} characters` });
     const saved = await this.ds.transaction(async (m) => {
@@ -447,7 +452,9 @@ export class ChannelManageService {
       const chans = r.ids
         .map((id) => byId.get(id))
         .filter((c): c is Channel => !!c)
-        .sort((a, b) => cmp({ id: a.id, priority: Number(a.priority) }, { id: b.id, priority: Number(b.priority) }))
+        .sort((a, b) =>
+          cmp({ id: a.id, priority: Number(a.priority) }, { id: b.id, priority: Number(b.priority) }),
+        )
         .map(toChannelView);
       if (!chans.length) continue;
       items.push(r.tag === null ? chans[0] : toTagRow(r.tag, chans));

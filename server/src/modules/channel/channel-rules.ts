@@ -99,19 +99,22 @@ export function checkJsonObject(raw: Record<string, unknown>, field: JsonField):
   } catch {
     throw fail('channel_json_invalid', { field });
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw fail('channel_json_invalid', { field });
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw fail('channel_json_invalid', { field });
   return v.trim();
 }
 
 export function checkPriority(v: unknown): number | undefined {
   if (blank(v)) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < PRIORITY_MIN) throw fail('channel_priority_invalid');
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < PRIORITY_MIN)
+    throw fail('channel_priority_invalid');
   return v;
 }
 
 export function checkWeight(v: unknown): number | undefined {
   if (blank(v)) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > INT32_MAX) throw fail('channel_weight_invalid');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > INT32_MAX)
+    throw fail('channel_weight_invalid');
   return v;
 }
 
@@ -128,7 +131,8 @@ export function checkChannel(raw: Record<string, unknown>, creating: boolean): P
 
   if (given(raw.type) || creating) {
     const type = raw.type ?? 1;
-    if (typeof type !== 'number' || !Number.isInteger(type) || !CHANNEL_TYPES[type]) throw fail('channel_type_invalid');
+    if (typeof type !== 'number' || !Number.isInteger(type) || !CHANNEL_TYPES[type])
+      throw fail('channel_type_invalid');
     out.type = type;
   }
 
@@ -146,7 +150,8 @@ export function checkChannel(raw: Record<string, unknown>, creating: boolean): P
     out.name = nameText;
   }
   if (keyText) {
-    if (CONTROL_EXCEPT_NEWLINE.test(keyText.replace(/\r/g, ''))) bad('key', 'must not contain control characters');
+    if (CONTROL_EXCEPT_NEWLINE.test(keyText.replace(/\r/g, '')))
+      bad('key', 'must not contain control characters');
     out.key = keyText.replace(/\r\n?/g, '\n');
   }
 

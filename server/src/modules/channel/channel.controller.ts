@@ -3,7 +3,14 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChannelStatus } from '../../database/entities';
 import { AdminOnly, RootOnly } from '../../common/http/access';
 import { ChannelManageService } from './channel-manage.service';
-import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './channel.dto';
+import {
+  BatchTagDto,
+  ChannelIdsDto,
+  CreateChannelDto,
+  EditTagDto,
+  TagDto,
+  UpdateChannelDto,
+} from './channel.dto';
 import { ApiEnvelope, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
 import { BuiltinModel } from './channel-manage.service';
 import { CHANNEL_PAGE, ChannelTagRow, ChannelView } from './channel.view';
@@ -31,7 +38,9 @@ export class ChannelController {
 
   @Get('search')
   @AdminOnly()
-  @ApiOperation({ summary: 'Search by keyword (id, name, tag, base URL), group and model; same shape as the list' })
+  @ApiOperation({
+    summary: 'Search by keyword (id, name, tag, base URL), group and model; same shape as the list',
+  })
   @ApiEnvelope(CHANNEL_PAGE, { models: [ChannelView, ChannelTagRow] })
   search(@Query() query: Raw) {
     return this.channels.search(query);
@@ -112,7 +121,8 @@ export class ChannelController {
   @Put('tag')
   @AdminOnly()
   @ApiOperation({
-    summary: 'Edits every channel of {tag}: new_tag ("" dissolves), model_mapping, models, groups, priority, weight',
+    summary:
+      'Edits every channel of {tag}: new_tag ("" dissolves), model_mapping, models, groups, priority, weight',
   })
   @ApiEnvelope(INTEGER, 'channels changed')
   editTag(@Body() body: EditTagDto) {
@@ -129,7 +139,9 @@ export class ChannelController {
 
   @Post('copy/:id')
   @AdminOnly()
-  @ApiOperation({ summary: 'Copies a channel (?suffix=, default "_复制"; ?reset_balance=, default true) → {id}' })
+  @ApiOperation({
+    summary: 'Copies a channel (?suffix=, default "_复制"; ?reset_balance=, default true) → {id}',
+  })
   @ApiEnvelope(objectOf({ id: INTEGER }))
   copy(
     @Param('id', ParseIntPipe) id: number,

@@ -57,7 +57,11 @@ export class ChannelService {
       for (const input of inputs) out.push(await this.insertChannel(m, input));
       return out;
     });
-    if (saved.length) this.bus.publish('channels', saved.map((c) => c.id));
+    if (saved.length)
+      this.bus.publish(
+        'channels',
+        saved.map((c) => c.id),
+      );
     return saved;
   }
 
@@ -111,7 +115,9 @@ export class ChannelService {
       info.status_reason = reason;
       info.status_time = nowSeconds();
       await m.getRepository(Channel).update({ id }, { status, other_info: JSON.stringify(info) });
-      await m.getRepository(Ability).update({ channel_id: id }, { enabled: status === ChannelStatus.Enabled });
+      await m
+        .getRepository(Ability)
+        .update({ channel_id: id }, { enabled: status === ChannelStatus.Enabled });
       return true;
     });
     if (changed) this.bus.publish('channels', [id]);

@@ -68,7 +68,8 @@ export class ChannelTagRow {
 const same = <T>(values: T[]): T | null => (values.every((v) => v === values[0]) ? values[0] : null);
 
 export function toTagRow(tag: string, children: ChannelView[]): ChannelTagRow {
-  const union = (pick: (c: ChannelView) => string | null) => splitList(children.map(pick).join(',')).join(',');
+  const union = (pick: (c: ChannelView) => string | null) =>
+    splitList(children.map(pick).join(',')).join(',');
   return {
     is_tag: true,
     tag,
@@ -98,5 +99,9 @@ export const CHANNEL_PAGE: SchemaObject = {
 };
 CHANNEL_PAGE.properties = {
   ...CHANNEL_PAGE.properties,
-  type_counts: { type: 'object', additionalProperties: { type: 'integer' }, description: 'channel type → count' },
+  type_counts: {
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'channel type → count',
+  },
 };

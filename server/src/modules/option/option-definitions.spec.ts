@@ -4,7 +4,8 @@ const check = (key: string, value: string) => validateOptionValue(OPTION_INDEX.g
 
 describe('option definitions', () => {
   it('every default passes its own validation', () => {
-    for (const def of OPTION_DEFINITIONS) expect([def.key, check(def.key, def.default)]).toEqual([def.key, { value: def.default }]);
+    for (const def of OPTION_DEFINITIONS)
+      expect([def.key, check(def.key, def.default)]).toEqual([def.key, { value: def.default }]);
   });
 
   it('has the reference defaults that matter at first start', () => {
@@ -32,7 +33,9 @@ describe('option definitions', () => {
   it('gives the spec messages for JSON settings', () => {
     expect(check('TopupGroupRatio', '{')).toEqual({ problem: { key: 'topup_ratio_not_json' } });
     expect(check('PayMethods', 'nope')).toEqual({ problem: { key: 'pay_methods_not_json' } });
-    expect(check('ModelRatio', '[1')).toEqual({ problem: { key: 'option_not_json', params: { key: 'ModelRatio' } } });
+    expect(check('ModelRatio', '[1')).toEqual({
+      problem: { key: 'option_not_json', params: { key: 'ModelRatio' } },
+    });
     expect(check('ModelPrice', '{"x":0}')).toEqual({ problem: { key: 'model_price_zero' } });
     expect(check('ModelRatio', '{"x":-1}')).toHaveProperty('problem');
     expect(check('AutoGroups', '{"a":1}')).toHaveProperty('problem');
@@ -40,10 +43,14 @@ describe('option definitions', () => {
 
   it('checks email domains and URLs', () => {
     expect(check('EmailDomainWhitelist', 'gmail.com,qq.com')).toEqual({ value: 'gmail.com,qq.com' });
-    expect(check('EmailDomainWhitelist', 'gmail.com,not a domain')).toEqual({ problem: { key: 'domain_invalid', params: { host: 'example.com' } } });
+    expect(check('EmailDomainWhitelist', 'gmail.com,not a domain')).toEqual({
+      problem: { key: 'domain_invalid', params: { host: 'example.com' } },
+    });
     expect(check('EmailDomainWhitelist', 'qq.com,QQ.com')).toEqual({ problem: { key: 'domain_duplicate' } });
     expect(check('ServerAddress', 'https://gw.example.com/')).toEqual({ value: 'https://gw.example.com' });
     expect(check('ServerAddress', 'ftp://x')).toHaveProperty('problem');
-    expect(check('oidc.well_known', 'example.com/.well-known')).toEqual({ problem: { key: 'well_known_invalid' } });
+    expect(check('oidc.well_known', 'example.com/.well-known')).toEqual({
+      problem: { key: 'well_known_invalid' },
+    });
   });
 });

@@ -147,10 +147,14 @@ const affinityRules = (v: unknown): OptionProblem | null =>
     (r) =>
       isPlainObject(r) &&
       (typeof r.header === 'string' || typeof r.json === 'string') &&
-      ['model', 'format', 'mode', 'path', 'header', 'json'].every((k) => r[k] === undefined || typeof r[k] === 'string'),
+      ['model', 'format', 'mode', 'path', 'header', 'json'].every(
+        (k) => r[k] === undefined || typeof r[k] === 'string',
+      ),
   )
     ? null
-    : problem('expected a JSON list of rules like {"model": "^claude-", "header": "x-session"} or {"json": "metadata.session"}');
+    : problem(
+        'expected a JSON list of rules like {"model": "^claude-", "header": "x-session"} or {"json": "metadata.session"}',
+      );
 
 const objectAny = (v: unknown): OptionProblem | null =>
   isPlainObject(v) ? null : problem('expected a JSON object');
@@ -366,7 +370,8 @@ export const OPTION_DEFINITIONS = [
   str('DataExportDefaultTime', 'hour', { check: oneOf('hour', 'day', 'week') }),
   // calendar periods of reports: an IANA time zone name, empty = the server's TZ
   str('TimeZone', '', {
-    check: (_v, raw) => (!raw || isTimeZone(raw) ? null : problem('not a known time zone name, e.g. Asia/Shanghai')),
+    check: (_v, raw) =>
+      !raw || isTimeZone(raw) ? null : problem('not a known time zone name, e.g. Asia/Shanghai'),
   }),
   // monitoring
   float('ChannelDisableThreshold', 5, 0, 1e6),

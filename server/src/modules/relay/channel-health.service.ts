@@ -92,12 +92,16 @@ export class ChannelHealthService {
    * email in the default language when SMTP and root's email are set.
    */
   private async notifyRoot(text: LogText): Promise<void> {
-    const root = await this.ds.getRepository(User).findOne({ where: { role: Role.Root }, order: { id: 'ASC' } });
+    const root = await this.ds
+      .getRepository(User)
+      .findOne({ where: { role: Role.Root }, order: { id: 'ASC' } });
     if (!root) return;
     await this.logs.record({ userId: root.id, username: root.username, type: LogType.System, content: text });
     if (root.email && this.options.get('SMTPServer')) {
       const line = translate(text.key, getDefaultLang(), text.params);
-      await this.mail.send(root.email, line.slice(0, 200), `<p>${escapeHtml(line)}</p>`).catch(() => undefined);
+      await this.mail
+        .send(root.email, line.slice(0, 200), `<p>${escapeHtml(line)}</p>`)
+        .catch(() => undefined);
     }
   }
 
@@ -111,7 +115,9 @@ export class ChannelHealthService {
     // The ledger's running estimate: no database read (and, while it is fresh, no promise) per request.
     const peek = this.ledger.peekBalance(user.id);
     if (peek !== null && peek >= threshold) return;
-    this.warnIfLow(user, threshold, peek).catch((err: Error) => this.logger.warn(`quota warning for user ${user.id} not checked: ${err.message}`));
+    this.warnIfLow(user, threshold, peek).catch((err: Error) =>
+      this.logger.warn(`quota warning for user ${user.id} not checked: ${err.message}`),
+    );
   }
 
   private async warnIfLow(user: UserSnapshot, threshold: number, peek: number | null): Promise<void> {
@@ -123,13 +129,29 @@ export class ChannelHealthService {
     const text = `Your balance is low: ${shown} left (warning threshold ${formatQuota(threshold, this.options.num('QuotaPerUnit'), true)}).`;
     try {
       if (setting.notify_type === 'webhook' && setting.webhook_url) {
-        const body = JSON.stringify({ type: 'quota_exceed', title: 'Quota warning', content: text, values: [shown], timestamp: Math.floor(Date.now() / 1000) });
+        const body = JSON.stringify({
+          type: 'quota_exceed',
+          title: 'Quota warning',
+          content: text,
+          values: [shown],
+          timestamp: Math.floor(Date.now() / 1000),
+        });
         const headers: Record<string, string> = { 'content-type': 'application/json' };
-        if (setting.webhook_secret) headers['X-Webhook-Signature'] = createHmac('sha256', setting.webhook_secret).update(body).digest('hex');
-        await this.http.fetch(setting.webhook_url, { method: 'POST', headers, body, timeoutMs: 5000, maxRedirects: 0 });
+        if (setting.webhook_secret)
+          headers['X-Webhook-Signature'] = createHmac('sha256', setting.webhook_secret)
+            .update(body)
+            .digest('hex');
+        await this.http.fetch(setting.webhook_url, {
+          method: 'POST',
+          headers,
+          body,
+          timeoutMs: 5000,
+          maxRedirects: 0,
+        });
       } else {
         const to = setting.notification_email || user.email;
-        if (to && this.options.get('SMTPServer')) await this.mail.send(to, 'Quota warning', `<p>${escapeHtml(text)}</p>`);
+        if (to && this.options.get('SMTPServer'))
+          await this.mail.send(to, 'Quota warning', `<p>${escapeHtml(text)}</p>`);
       }
     } catch (err) {
       this.logger.warn(`quota warning for user ${user.id} not delivered: ${(err as Error).message}`);

@@ -54,7 +54,8 @@ export function buildChannelIndex(channels: ChannelSnapshot[], abilities: Abilit
     if (!tier) list.push((tier = { priority, members: [] }));
     tier.members.push({ channel: ch, weight: Math.max(0, a.weight) });
   }
-  for (const models of tiers.values()) for (const list of models.values()) list.sort((x, y) => y.priority - x.priority);
+  for (const models of tiers.values())
+    for (const list of models.values()) list.sort((x, y) => y.priority - x.priority);
   return { byId, tiers };
 }
 
@@ -92,7 +93,10 @@ export function selectChannel(
   return acceptable.length ? weighted(acceptable, random) : null;
 }
 
-function weighted(members: Array<{ channel: ChannelSnapshot; weight: number }>, random: () => number): ChannelSnapshot {
+function weighted(
+  members: Array<{ channel: ChannelSnapshot; weight: number }>,
+  random: () => number,
+): ChannelSnapshot {
   const total = members.reduce((s, m) => s + m.weight, 0);
   if (total <= 0) return members[Math.floor(random() * members.length)].channel;
   let r = random() * total;

@@ -43,16 +43,27 @@ const logger = new Logger('Relay');
 /** Any failure as a relay error: app errors keep their message, anything unexpected is logged and becomes a 500. */
 export function toRelayError(err: unknown): RelayError {
   if (err instanceof RelayError) return err;
-  if (err instanceof AppError) return new RelayError(err.status === 200 ? 400 : err.status, err.key, err.params);
+  if (err instanceof AppError)
+    return new RelayError(err.status === 200 ? 400 : err.status, err.key, err.params);
   // A body nested so deep that walking it exhausts the stack: the caller's fault, not the gateway's.
   if (err instanceof RangeError && /call stack/i.test(err.message))
-    return new RelayError(400, 'relay_bad_body', { reason: 'the body is nested too deeply' }, '', 'invalid_request');
+    return new RelayError(
+      400,
+      'relay_bad_body',
+      { reason: 'the body is nested too deeply' },
+      '',
+      'invalid_request',
+    );
   logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   return new RelayError(500, 'internal_error');
 }
 
-export const relayFail = (status: number, key: MessageKey, params: Record<string, unknown> = {}, code: string | null = null) =>
-  new RelayError(status, key, params, '', code);
+export const relayFail = (
+  status: number,
+  key: MessageKey,
+  params: Record<string, unknown> = {},
+  code: string | null = null,
+) => new RelayError(status, key, params, '', code);
 
 const OPENAI_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -80,15 +91,31 @@ function anthropicType(status: number): string {
 }
 
 /** The error body in the caller's wire format. */
-export function errorBody(format: WireFormat, status: number, message: string, code: string | null = null): object {
+export function errorBody(
+  format: WireFormat,
+  status: number,
+  message: string,
+  code: string | null = null,
+): object {
   switch (format) {
     case 'anthropic':
       return { type: 'error', error: { type: anthropicType(status), message } };
     case 'gemini':
-      return { error: { code: status, message, status: GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+      return {
+        error: {
+          code: status,
+          message,
+          status: GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION'),
+        },
+      };
     default:
       return {
-        error: { message, type: OPENAI_TYPES[status] ?? (status >= 500 ? 'upstream_error' : 'invalid_request_error'), param: null, code },
+        error: {
+          message,
+          type: OPENAI_TYPES[status] ?? (status >= 500 ? 'upstream_error' : 'invalid_request_error'),
+          param: null,
+          code,
+        },
       };
   }
 }

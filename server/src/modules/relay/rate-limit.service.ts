@@ -69,7 +69,17 @@ export class RateLimitService {
     if (client) {
       try {
         verdict = Number(
-          await client.eval(CHECK_SCRIPT, 2, `${this.prefix}:all:${userId}`, `${this.prefix}:ok:${userId}`, now, windowMs, maxTotal, maxOk, `${now}:${randomBytes(4).toString('hex')}`),
+          await client.eval(
+            CHECK_SCRIPT,
+            2,
+            `${this.prefix}:all:${userId}`,
+            `${this.prefix}:ok:${userId}`,
+            now,
+            windowMs,
+            maxTotal,
+            maxOk,
+            `${now}:${randomBytes(4).toString('hex')}`,
+          ),
         );
       } catch (err) {
         // Redis unreachable: count on this node rather than refuse all traffic.
@@ -83,7 +93,13 @@ export class RateLimitService {
       verdict = maxTotal > 0 && total.length >= maxTotal ? 1 : maxOk > 0 && ok.length >= maxOk ? 2 : 0;
       if (!verdict) total.push(now);
     }
-    if (verdict) throw relayFail(429, 'relay_rate_limited', { minutes, count: verdict === 1 ? maxTotal : maxOk }, 'rate_limit_exceeded');
+    if (verdict)
+      throw relayFail(
+        429,
+        'relay_rate_limited',
+        { minutes, count: verdict === 1 ? maxTotal : maxOk },
+        'rate_limit_exceeded',
+      );
   }
 
   async success(userId: number): Promise<void> {
@@ -92,7 +108,11 @@ export class RateLimitService {
     const client = this.redis.client;
     if (client) {
       const key = `${this.prefix}:ok:${userId}`;
-      await client.multi().zadd(key, now, `${now}:${randomBytes(4).toString('hex')}`).pexpire(key, this.limits().windowMs).exec();
+      await client
+        .multi()
+        .zadd(key, now, `${now}:${randomBytes(4).toString('hex')}`)
+        .pexpire(key, this.limits().windowMs)
+        .exec();
       return;
     }
     const list = this.ok.get(String(userId)) ?? [];

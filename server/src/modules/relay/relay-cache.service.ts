@@ -108,7 +108,10 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
     });
     this.bus.on('channels', () => void this.reloadChannels());
     await this.reloadChannels();
-    this.timer = setInterval(() => void this.reloadChannels(), Math.max(1, this.config.syncFrequencySeconds) * 1000);
+    this.timer = setInterval(
+      () => void this.reloadChannels(),
+      Math.max(1, this.config.syncFrequencySeconds) * 1000,
+    );
     this.timer.unref();
   }
 
@@ -134,7 +137,10 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
             this.ds.getRepository(Channel).find(),
             this.ds.getRepository(Ability).find({ where: { enabled: true } }),
           ]);
-          this.index = buildChannelIndex(channels.map((c) => this.snapshot(c)), abilities);
+          this.index = buildChannelIndex(
+            channels.map((c) => this.snapshot(c)),
+            abilities,
+          );
           this.metrics.channelReloads++;
         } catch (err) {
           this.logger.error(`channel reload failed: ${(err as Error).message}`);
@@ -159,7 +165,10 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
       type: c.type,
       status: c.status,
       enabled: c.status === ChannelStatus.Enabled,
-      keys: key.split('\n').map((k) => k.trim()).filter(Boolean),
+      keys: key
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean),
       baseUrl: (c.base_url || CHANNEL_TYPES[c.type]?.baseUrl || '').replace(/\/+$/, ''),
       other: c.other ?? '',
       organization: c.openai_organization ?? '',
@@ -213,7 +222,12 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
           remainQuota: Number(row.remain_quota),
           unlimited: !!row.unlimited_quota,
           modelLimits: row.model_limits_enabled
-            ? new Set((row.model_limits ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+            ? new Set(
+                (row.model_limits ?? '')
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              )
             : null,
           allowIps: parseAllowIps(row.allow_ips),
           group: row.group ?? '',

@@ -81,11 +81,16 @@ function readRaw(req: IncomingMessage): Promise<Buffer> {
       }
     });
     req.on('error', reject);
-    req.on('end', () => (size > RELAY_BODY_LIMIT ? reject(tooLarge()) : resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
+    req.on('end', () =>
+      size > RELAY_BODY_LIMIT
+        ? reject(tooLarge())
+        : resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)),
+    );
   });
 }
 
-const tooLarge = () => new RelayError(413, 'relay_bad_body', { reason: 'request body too large' }, '', 'request_too_large');
+const tooLarge = () =>
+  new RelayError(413, 'relay_bad_body', { reason: 'request body too large' }, '', 'request_too_large');
 
 /**
  * The model-traffic routes, mounted as a Fastify plugin outside Nest's pipeline (no guards, pipes or
@@ -120,16 +125,24 @@ export class RelayRoutes {
   private readonly trust: (addr: string, i: number) => boolean;
 
   /** The model-traffic routes served by the raw fast path (see tryRaw). */
-  private readonly posts = new Map<string, [RelayMode, WireFormat]>(OPENAI_ROUTES.map(([p, m, f]) => [p, [m, f]]));
+  private readonly posts = new Map<string, [RelayMode, WireFormat]>(
+    OPENAI_ROUTES.map(([p, m, f]) => [p, [m, f]]),
+  );
 
   readonly plugin = async (f: FastifyInstance): Promise<void> => {
     f.removeAllContentTypeParsers();
-    f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
     // /v1, /v1beta and /dashboard take the raw fast path (tryRaw); these two live under Fastify
     // because they share prefixes with Nest routes (/api) or need the session cookie (/pg).
     f.get('/api/usage/token', (req, reply) => {
       reply.hijack();
-      void this.dispatch(this.callOf(req.raw, String(req.id), req.ip, () => Promise.resolve(EMPTY)), reply.raw, '/api/usage/token');
+      void this.dispatch(
+        this.callOf(req.raw, String(req.id), req.ip, () => Promise.resolve(EMPTY)),
+        reply.raw,
+        '/api/usage/token',
+      );
     });
     f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
   };
@@ -155,7 +168,8 @@ export class RelayRoutes {
    */
   tryRaw(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '/';
-    if (!(url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/'))) return false;
+    if (!(url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/')))
+      return false;
     const q = url.indexOf('?');
     const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '') || '/';
     if (!this.routable(req.method ?? 'GET', path)) return false;
@@ -201,24 +215,33 @@ export class RelayRoutes {
         if (path === '/api/usage/token') return await this.tokenUsage(call, res);
         if (path === '/v1/models') return await this.models(call, res, null);
         if (path === '/v1beta/models') return await this.models(call, res, null, 'gemini');
-        if (path.startsWith('/v1/models/')) return await this.models(call, res, decodeURIComponent(path.slice('/v1/models/'.length)));
+        if (path.startsWith('/v1/models/'))
+          return await this.models(call, res, decodeURIComponent(path.slice('/v1/models/'.length)));
         return await this.billing(call, res, path.endsWith('/subscription') ? 'subscription' : 'usage');
       }
       const fixed = this.posts.get(path);
       if (fixed) return await this.serve(call, res, fixed[1], fixed[0], null, false);
       if (path === COUNT_TOKENS_PATH) return await this.countTokens(call, res, 'anthropic', null);
-      if (path.startsWith('/v1beta/models/')) return await this.gemini(call, res, path.slice('/v1beta/models/'.length));
+      if (path.startsWith('/v1beta/models/'))
+        return await this.gemini(call, res, path.slice('/v1beta/models/'.length));
       // @google/genai and the Gemini CLI may use the stable /v1 prefix: served exactly like /v1beta.
       if (GEMINI_V1_ACTION.test(path)) return await this.gemini(call, res, path.slice('/v1/models/'.length));
       const engine = /^\/v1\/engines\/([^/]+)\/embeddings$/.exec(path);
-      if (engine) return await this.serve(call, res, 'openai', 'embeddings', decodeURIComponent(engine[1]), false);
+      if (engine)
+        return await this.serve(call, res, 'openai', 'embeddings', decodeURIComponent(engine[1]), false);
       send(res, 404, errorBody('openai', 404, 'No such route'));
     } catch (err) {
       writeError(res, this.inbound(call, 'openai', 'chat', null, false), toRelayError(err));
     }
   }
 
-  private inbound(call: RelayCall, format: WireFormat, mode: RelayMode, pathModel: string | null, pathStream: boolean): InboundRequest {
+  private inbound(
+    call: RelayCall,
+    format: WireFormat,
+    mode: RelayMode,
+    pathModel: string | null,
+    pathStream: boolean,
+  ): InboundRequest {
     return {
       format,
       mode,
@@ -263,13 +286,20 @@ export class RelayRoutes {
     } catch {
       throw relayFail(400, 'relay_bad_body', { reason: 'not valid JSON' });
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw relayFail(400, 'relay_bad_body', { reason: 'must be a JSON object' });
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw relayFail(400, 'relay_bad_body', { reason: 'must be a JSON object' });
     const body = parsed as JsonObject;
     inbound.raw = raw;
-    if (body.model !== undefined && typeof body.model !== 'string') throw relayFail(400, 'relay_bad_body', { reason: 'model must be a string' });
-    if (body.stream !== undefined && typeof body.stream !== 'boolean') throw relayFail(400, 'relay_bad_body', { reason: 'stream must be a boolean' });
+    if (body.model !== undefined && typeof body.model !== 'string')
+      throw relayFail(400, 'relay_bad_body', { reason: 'model must be a string' });
+    if (body.stream !== undefined && typeof body.stream !== 'boolean')
+      throw relayFail(400, 'relay_bad_body', { reason: 'stream must be a boolean' });
     for (const k of ['max_tokens', 'max_completion_tokens', 'n'] as const)
-      if (body[k] !== undefined && body[k] !== null && (typeof body[k] !== 'number' || !Number.isFinite(body[k]) || (body[k]) < 0))
+      if (
+        body[k] !== undefined &&
+        body[k] !== null &&
+        (typeof body[k] !== 'number' || !Number.isFinite(body[k]) || body[k] < 0)
+      )
         throw relayFail(400, 'relay_bad_body', { reason: `${k} must be a non-negative number` });
     if (inbound.mode === 'chat' && inbound.format !== 'gemini' && !Array.isArray(body.messages))
       throw relayFail(400, 'relay_bad_body', { reason: 'messages must be an array' });
@@ -296,7 +326,13 @@ export class RelayRoutes {
     } finally {
       const model = inbound.pathModel ?? (typeof inbound.body?.model === 'string' ? inbound.body.model : '');
       // 499: the client left before any answer was written.
-      this.metrics.relayRequest(format, mode, model, inbound.channelId ?? 0, res.headersSent ? res.statusCode : 499);
+      this.metrics.relayRequest(
+        format,
+        mode,
+        model,
+        inbound.channelId ?? 0,
+        res.headersSent ? res.statusCode : 499,
+      );
     }
   }
 
@@ -314,7 +350,11 @@ export class RelayRoutes {
     if (action === 'countTokens' && model) return this.countTokens(call, res, 'gemini', model);
     const m = modes[action];
     if (!m || !model)
-      return writeError(res, this.inbound(call, 'gemini', 'chat', null, false), new RelayError(404, 'relay_not_found', { model: target }));
+      return writeError(
+        res,
+        this.inbound(call, 'gemini', 'chat', null, false),
+        new RelayError(404, 'relay_not_found', { model: target }),
+      );
     return this.serve(call, res, 'gemini', m[0], model, m[1]);
   }
 
@@ -329,7 +369,10 @@ export class RelayRoutes {
       const { snap } = await this.guard.identify(req);
       caller = await this.admission.sessionCaller(snap.id, playgroundGroup(raw));
     } catch (err) {
-      const e = err instanceof AppError ? new RelayError(err.status === 200 ? 401 : err.status, err.key) : toRelayError(err);
+      const e =
+        err instanceof AppError
+          ? new RelayError(err.status === 200 ? 401 : err.status, err.key)
+          : toRelayError(err);
       return writeError(res, this.inbound(call, 'openai', 'chat', null, false), e);
     }
     return this.serve(call, res, 'openai', 'chat', null, false, caller);
@@ -342,7 +385,12 @@ export class RelayRoutes {
    * that fails) the prompt is counted as the relay counts it for billing (the same tokenizer, tools
    * and system prompt included). Never billed or logged.
    */
-  private async countTokens(call: RelayCall, res: ServerResponse, format: WireFormat, pathModel: string | null): Promise<void> {
+  private async countTokens(
+    call: RelayCall,
+    res: ServerResponse,
+    format: WireFormat,
+    pathModel: string | null,
+  ): Promise<void> {
     const inbound = this.inbound(call, format, 'chat', pathModel, false);
     try {
       const caller = await this.admission.caller(inbound.key, inbound.ip);
@@ -350,10 +398,17 @@ export class RelayRoutes {
       const body = inbound.body ?? {};
       // Gemini accepts the contents alone or a whole generateContentRequest (system prompt and tools).
       const wrapped = body.generateContentRequest;
-      if (format === 'gemini' && wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped)) inbound.body = wrapped;
+      if (format === 'gemini' && wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped))
+        inbound.body = wrapped;
       const ctx = this.admission.admit(inbound, caller);
       const tokens = (await this.upstreamCount(ctx, format)) ?? ctx.prompt();
-      send(res, 200, format === 'anthropic' ? { input_tokens: tokens } : { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] });
+      send(
+        res,
+        200,
+        format === 'anthropic'
+          ? { input_tokens: tokens }
+          : { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] },
+      );
     } catch (err) {
       writeError(res, inbound, toRelayError(err));
     }
@@ -384,7 +439,12 @@ export class RelayRoutes {
   }
 
   /** Models the key may use: its model limits, else every model of its group(s). */
-  private async models(call: RelayCall, res: ServerResponse, one: string | null, forced?: WireFormat): Promise<void> {
+  private async models(
+    call: RelayCall,
+    res: ServerResponse,
+    one: string | null,
+    forced?: WireFormat,
+  ): Promise<void> {
     const anthropic = !forced && typeof call.headers['anthropic-version'] === 'string';
     const format: WireFormat = forced ?? (anthropic ? 'anthropic' : 'openai');
     const inbound = this.inbound(call, format, 'chat', null, false);
@@ -410,12 +470,26 @@ export class RelayRoutes {
       if (!names.includes(one)) {
         status = 404;
         body = errorBody(format, 404, `The model '${one}' does not exist`, 'model_not_found');
-      } else body = anthropic ? { type: 'model', id: one, display_name: one, created_at: new Date(created * 1000).toISOString() } : entry(one);
+      } else
+        body = anthropic
+          ? { type: 'model', id: one, display_name: one, created_at: new Date(created * 1000).toISOString() }
+          : entry(one);
     } else if (format === 'gemini')
-      body = { models: names.map((n) => ({ name: `models/${n}`, displayName: n, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })) };
+      body = {
+        models: names.map((n) => ({
+          name: `models/${n}`,
+          displayName: n,
+          supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+        })),
+      };
     else if (anthropic)
       body = {
-        data: names.map((n) => ({ type: 'model', id: n, display_name: n, created_at: new Date(created * 1000).toISOString() })),
+        data: names.map((n) => ({
+          type: 'model',
+          id: n,
+          display_name: n,
+          created_at: new Date(created * 1000).toISOString(),
+        })),
         has_more: false,
         first_id: names[0] ?? null,
         last_id: names[names.length - 1] ?? null,
@@ -430,11 +504,17 @@ export class RelayRoutes {
     try {
       const { token } = await this.admission.caller(inbound.key, inbound.ip);
       const unit = this.options.num('QuotaPerUnit');
-      const user = await this.ds.getRepository(User).findOne({ where: { id: token.userId }, select: { id: true, quota: true, used_quota: true } });
+      const user = await this.ds
+        .getRepository(User)
+        .findOne({ where: { id: token.userId }, select: { id: true, quota: true, used_quota: true } });
       if (!user) throw relayFail(401, 'relay_invalid_key');
       const byToken = this.options.bool('DisplayTokenStatEnabled');
       const row = byToken ? await this.cacheToken(token.id) : null;
-      const remain = byToken ? (token.unlimited ? 100_000_000 * unit : Number(row?.remain_quota ?? token.remainQuota)) : Number(user.quota);
+      const remain = byToken
+        ? token.unlimited
+          ? 100_000_000 * unit
+          : Number(row?.remain_quota ?? token.remainQuota)
+        : Number(user.quota);
       const used = byToken ? Number(row?.used_quota ?? 0) : Number(user.used_quota);
       if (kind === 'subscription') {
         const limit = (byToken ? remain + used : Number(user.quota) + used) / unit;
@@ -453,7 +533,9 @@ export class RelayRoutes {
   }
 
   private cacheToken(id: number) {
-    return this.ds.getRepository(Token).findOne({ where: { id }, select: { id: true, remain_quota: true, used_quota: true } });
+    return this.ds
+      .getRepository(Token)
+      .findOne({ where: { id }, select: { id: true, remain_quota: true, used_quota: true } });
   }
 
   /** The calling token's own usage (`GET /api/usage/token`, API-key auth). */
@@ -474,7 +556,9 @@ export class RelayRoutes {
           total_used: used,
           total_available: remain,
           unlimited_quota: token.unlimited,
-          model_limits: token.modelLimits ? Object.fromEntries([...token.modelLimits].map((m) => [m, true])) : {},
+          model_limits: token.modelLimits
+            ? Object.fromEntries([...token.modelLimits].map((m) => [m, true]))
+            : {},
           model_limits_enabled: !!token.modelLimits,
           expires_at: token.expiredTime === -1 ? 0 : token.expiredTime,
         },

@@ -23,7 +23,16 @@ import { RelaySettlement } from './lifecycle/settlement';
 import { UpstreamClient } from './upstream/upstream-client';
 
 @Module({
-  imports: [AuthModule, BillingModule, ChannelModule, ContentLogModule, LogModule, MailModule, OptionModule, UserModule],
+  imports: [
+    AuthModule,
+    BillingModule,
+    ChannelModule,
+    ContentLogModule,
+    LogModule,
+    MailModule,
+    OptionModule,
+    UserModule,
+  ],
   providers: [
     RelayCacheService,
     RelayAdmission,
@@ -42,6 +51,17 @@ import { UpstreamClient } from './upstream/upstream-client';
     RealtimeRelay,
   ],
   // What relay/index.ts names for other modules.
-  exports: [RelayRoutes, RelayService, RealtimeRelay, RelayCacheService, RelayAdmission, Failover, UpstreamClient, ChannelHealthService, ChannelTestService, RateLimitService],
+  exports: [
+    RelayRoutes,
+    RelayService,
+    RealtimeRelay,
+    RelayCacheService,
+    RelayAdmission,
+    Failover,
+    UpstreamClient,
+    ChannelHealthService,
+    ChannelTestService,
+    RateLimitService,
+  ],
 })
 export class RelayModule {}

@@ -64,7 +64,10 @@ export class RelayService {
   async settled(ms: number): Promise<void> {
     if (this.running === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([new Promise<void>((r) => this.idleWaiters.push(r)), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    await Promise.race([
+      new Promise<void>((r) => this.idleWaiters.push(r)),
+      new Promise<void>((r) => (timer = setTimeout(r, ms))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -90,14 +93,16 @@ export class RelayService {
       .run<Attempt, Outcome>({
         retries: this.failover.retries(false),
         pick: (n, tried) => {
-          if (signal.aborted) throw relayFail(499, 'relay_upstream_failed', { reason: 'client closed the request' });
+          if (signal.aborted)
+            throw relayFail(499, 'relay_upstream_failed', { reason: 'client closed the request' });
           return this.planner.plan(ctx, n, tried);
         },
         channelOf: (a) => a.channel,
         release: (a) => a.release(),
         run: (a) => {
           req.channelId = a.channel.id;
-          if (!ctx.content && a.channel.setting.content_log) captureForChannel(this.content, ctx, a.channel, res);
+          if (!ctx.content && a.channel.setting.content_log)
+            captureForChannel(this.content, ctx, a.channel, res);
           return this.answer(ctx, a, res, signal).finally(a.release);
         },
         stop: () => signal.aborted || res.headersSent,
@@ -116,13 +121,26 @@ export class RelayService {
   }
 
   /** One attempt: the upstream call, then the answer in the form the upstream's content type calls for. */
-  private async answer(ctx: RelayContext, a: Attempt, res: ServerResponse, signal: ClientSignal): Promise<Outcome> {
-    const deadlineAt = this.config.relayTimeoutSeconds > 0 ? Date.now() + this.config.relayTimeoutSeconds * 1000 : 0;
+  private async answer(
+    ctx: RelayContext,
+    a: Attempt,
+    res: ServerResponse,
+    signal: ClientSignal,
+  ): Promise<Outcome> {
+    const deadlineAt =
+      this.config.relayTimeoutSeconds > 0 ? Date.now() + this.config.relayTimeoutSeconds * 1000 : 0;
     const up = await this.upstream.send(a, signal, ctx.stream);
     const contentType = String(up.headers['content-type'] ?? '');
-    const isStream = ctx.stream && (contentType.includes('event-stream') || contentType.includes('ndjson') || contentType.includes('eventstream') || (a.adapter.framing === 'ndjson' && !contentType.includes('application/json')));
-    if (isStream) return this.metrics.trackStream(relayStream(ctx, a, up, res, signal, this.streamSettings()));
-    if (!ctx.stream && a.adapter.createStreamAggregator && contentType.includes('event-stream')) return relayAggregated(ctx, a, up, res);
+    const isStream =
+      ctx.stream &&
+      (contentType.includes('event-stream') ||
+        contentType.includes('ndjson') ||
+        contentType.includes('eventstream') ||
+        (a.adapter.framing === 'ndjson' && !contentType.includes('application/json')));
+    if (isStream)
+      return this.metrics.trackStream(relayStream(ctx, a, up, res, signal, this.streamSettings()));
+    if (!ctx.stream && a.adapter.createStreamAggregator && contentType.includes('event-stream'))
+      return relayAggregated(ctx, a, up, res);
     // Audio and plain-text transcripts are passed on as they are; anything else must be JSON.
     if (!contentType.includes('json') && BINARY_MODES.has(ctx.req.mode)) return relayBinary(ctx, a, up, res);
     return relayJson(ctx, a, up, res, deadlineAt);
@@ -132,7 +150,9 @@ export class RelayService {
     const o = this.options;
     return {
       queueMax: Math.max(0, o.num('StreamCacheQueueLength')),
-      pingMs: o.bool('general_setting.ping_interval_enabled') ? Math.max(1, o.num('general_setting.ping_interval_seconds')) * 1000 : 0,
+      pingMs: o.bool('general_setting.ping_interval_enabled')
+        ? Math.max(1, o.num('general_setting.ping_interval_seconds')) * 1000
+        : 0,
       idleSeconds: this.config.streamingTimeoutSeconds,
       firstEventSeconds: this.config.firstByteTimeoutSeconds,
     };

@@ -2,7 +2,8 @@ import type { JsonObject, UsageCounts } from './types';
 import { emptyUsage } from './types';
 import { asObject } from './formats/json';
 
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+const num = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
 
 /** OpenAI chat/completions/embeddings usage, or Responses usage (input_tokens/output_tokens). */
 export function openaiUsage(raw: unknown): UsageCounts | null {
@@ -28,7 +29,8 @@ export function openaiUsage(raw: unknown): UsageCounts | null {
   if (num(pd.audio_tokens)) out.audio_prompt_tokens = num(pd.audio_tokens);
   if (num(pd.image_tokens)) out.image_prompt_tokens = num(pd.image_tokens);
   if (num(cd.audio_tokens)) out.audio_completion_tokens = num(cd.audio_tokens);
-  if (!out.prompt_tokens && !out.completion_tokens && num(u.total_tokens)) out.prompt_tokens = num(u.total_tokens);
+  if (!out.prompt_tokens && !out.completion_tokens && num(u.total_tokens))
+    out.prompt_tokens = num(u.total_tokens);
   return out;
 }
 
@@ -84,7 +86,8 @@ export function promptText(body: JsonObject): { text: string; images: number; me
         else contentText(asObject(item).content ?? asObject(item).text, acc);
       }
   }
-  if (Array.isArray(body.documents)) for (const d of body.documents) acc.text += (typeof d === 'string' ? d : JSON.stringify(d)) + '\n';
+  if (Array.isArray(body.documents))
+    for (const d of body.documents) acc.text += (typeof d === 'string' ? d : JSON.stringify(d)) + '\n';
   if (Array.isArray(body.tools)) acc.text += JSON.stringify(body.tools);
   return { ...acc, messages };
 }

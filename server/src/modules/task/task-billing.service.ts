@@ -2,13 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ChannelHealthService, RateLimitService, RelayError, clientType, relayFail } from '../relay';
 import type { RelayContext } from '../relay';
 import { LogType } from '../../database/entities';
-import {
-  Hold,
-  InsufficientQuota,
-  LogDraft,
-  Payer,
-  QuotaLedgerService,
-} from '../billing';
+import { Hold, InsufficientQuota, LogDraft, Payer, QuotaLedgerService } from '../billing';
 import { fixedQuota } from '../billing';
 import { BudgetHold, BudgetService } from '../budget';
 import { OptionService } from '../option';

@@ -13,7 +13,6 @@ import { SUNO_ROUTES, SunoRoute } from './suno/suno-wire';
 type Answer = MjAnswer;
 type Format = 'mj' | 'suno';
 
-
 /**
  * The task relay routes (`/mj/*`, `/suno/*`), mounted as a Fastify plugin beside the model relay's,
  * outside Nest's pipeline: answers are in the wire format of the upstream family (Midjourney-proxy
@@ -44,8 +43,7 @@ export class TaskRoutes implements OnModuleInit {
     f.setErrorHandler((err: FastifyError, req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
       const reason = status === 413 ? 'body too large' : err.message;
-      const e =
-        status === 500 ? toRelayError(err) : new RelayError(status, 'task_bad_body', { reason });
+      const e = status === 500 ? toRelayError(err) : new RelayError(status, 'task_bad_body', { reason });
       this.error(reply, req, req.url.startsWith('/suno') ? 'suno' : 'mj', e);
     });
 

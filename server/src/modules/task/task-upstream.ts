@@ -44,7 +44,8 @@ export class TaskUpstream {
     const { ctx, types } = args;
     const result = await this.failover.run<ChannelSnapshot, UpstreamAnswer>({
       retries: this.failover.retries(args.fixed || ctx.pinnedChannel !== null),
-      pick: (attempt, exclude) => (attempt === 0 ? args.first : pickChannel(this.cache, ctx, types, attempt, exclude)),
+      pick: (attempt, exclude) =>
+        attempt === 0 ? args.first : pickChannel(this.cache, ctx, types, attempt, exclude),
       channelOf: (ch) => ch,
       run: async (ch) => {
         let answer: UpstreamAnswer;
@@ -57,8 +58,13 @@ export class TaskUpstream {
         throw upstreamStatusError(answer);
       },
     });
-    if (result.ok) return { answer: result.value, channel: result.attempt, error: networkError(new Error('no error')) };
-    return { answer: null, channel: result.channel ?? args.first, error: result.error ?? networkError(new Error('no attempt')) };
+    if (result.ok)
+      return { answer: result.value, channel: result.attempt, error: networkError(new Error('no error')) };
+    return {
+      answer: null,
+      channel: result.channel ?? args.first,
+      error: result.error ?? networkError(new Error('no attempt')),
+    };
   }
 
   /** One of the channel's keys (several keys, one per line, are used in turn at random). */

@@ -107,7 +107,9 @@ export class TokenManageService {
     const fields = {
       remain_quota: present(raw.remain_quota) ? checkRemainQuota(raw.remain_quota) : 0,
       expired_time: present(raw.expired_time) ? checkExpiry(raw.expired_time, now) : -1,
-      unlimited_quota: present(raw.unlimited_quota) ? checkBool(raw.unlimited_quota, 'unlimited_quota') : false,
+      unlimited_quota: present(raw.unlimited_quota)
+        ? checkBool(raw.unlimited_quota, 'unlimited_quota')
+        : false,
       model_limits_enabled: present(raw.model_limits_enabled)
         ? checkBool(raw.model_limits_enabled, 'model_limits_enabled')
         : false,
@@ -152,7 +154,8 @@ export class TokenManageService {
       // The edit form sends the stored expiry back unchanged even when it has passed.
       if (present(raw.expired_time) && raw.expired_time !== Number(token.expired_time))
         changes.expired_time = checkExpiry(raw.expired_time, now);
-      if (present(raw.unlimited_quota)) changes.unlimited_quota = checkBool(raw.unlimited_quota, 'unlimited_quota');
+      if (present(raw.unlimited_quota))
+        changes.unlimited_quota = checkBool(raw.unlimited_quota, 'unlimited_quota');
       if (present(raw.model_limits_enabled))
         changes.model_limits_enabled = checkBool(raw.model_limits_enabled, 'model_limits_enabled');
       if (raw.model_limits !== undefined) changes.model_limits = checkModelLimits(raw.model_limits);
@@ -166,7 +169,8 @@ export class TokenManageService {
     if (next.status === TokenStatus.Enabled && token.status !== TokenStatus.Enabled) {
       const expiry = Number(next.expired_time);
       if (expiry !== -1 && expiry <= now) throw fail('token_expired_cannot_enable');
-      if (!next.unlimited_quota && Number(next.remain_quota) <= 0) throw fail('token_exhausted_cannot_enable');
+      if (!next.unlimited_quota && Number(next.remain_quota) <= 0)
+        throw fail('token_exhausted_cannot_enable');
     }
     if (Object.keys(changes).length) await this.repo.update({ id: token.id, user_id: me.id }, changes);
     this.tokens.invalidate(token.id, token.key_hash);
@@ -175,7 +179,10 @@ export class TokenManageService {
 
   async remove(me: AuthUser, id: number): Promise<void> {
     const token = await this.own(me, id);
-    await this.repo.update({ id: token.id, user_id: me.id, deleted_at: IsNull() }, { deleted_at: nowSeconds() });
+    await this.repo.update(
+      { id: token.id, user_id: me.id, deleted_at: IsNull() },
+      { deleted_at: nowSeconds() },
+    );
     this.tokens.invalidate(token.id, token.key_hash);
   }
 
@@ -201,7 +208,9 @@ export class TokenManageService {
   // ---------------------------------------------------------------- helpers
 
   private async own(me: AuthUser, id: number): Promise<Token> {
-    const token = isRowId(id) ? await this.repo.findOneBy({ id, user_id: me.id, deleted_at: IsNull() }) : null;
+    const token = isRowId(id)
+      ? await this.repo.findOneBy({ id, user_id: me.id, deleted_at: IsNull() })
+      : null;
     if (!token) throw fail('token_not_found');
     return token;
   }

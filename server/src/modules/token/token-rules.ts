@@ -53,7 +53,8 @@ export function checkModelLimits(v: unknown): string {
   if (typeof v === 'string') items = splitList(v);
   else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) items = splitList(v.join(','));
   else throw fail('token_model_limits_invalid', { reason: 'a comma-separated list of model names' });
-  if (items.some((m) => CONTROL.test(m))) throw fail('token_model_limits_invalid', { reason: 'control characters' });
+  if (items.some((m) => CONTROL.test(m)))
+    throw fail('token_model_limits_invalid', { reason: 'control characters' });
   return items.join(',');
 }
 
@@ -98,6 +99,9 @@ export const TOKEN_BATCH_IDS_MAX = 1000;
 export function checkTokenIds(v: unknown): number[] {
   if (!Array.isArray(v) || v.length === 0) throw fail('token_ids_required');
   if (v.length > TOKEN_BATCH_IDS_MAX || !v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
-    throw fail('field_invalid', { field: 'ids', reason: `a list of at most ${TOKEN_BATCH_IDS_MAX} token ids` });
+    throw fail('field_invalid', {
+      field: 'ids',
+      reason: `a list of at most ${TOKEN_BATCH_IDS_MAX} token ids`,
+    });
   return v as number[];
 }

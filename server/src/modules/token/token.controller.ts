@@ -44,8 +44,16 @@ export class TokenController {
   @UserOnly()
   @ApiOperation({ summary: 'Updates an own token by id; ?status_only=true changes only status' })
   @ApiEnvelope(TokenView)
-  update(@CurrentUser() me: AuthUser, @Body() body: UpdateTokenDto, @Query('status_only') statusOnly?: string) {
-    return this.tokens.update(me, (body ?? {}) as unknown as Raw, statusOnly === 'true' || statusOnly === '1');
+  update(
+    @CurrentUser() me: AuthUser,
+    @Body() body: UpdateTokenDto,
+    @Query('status_only') statusOnly?: string,
+  ) {
+    return this.tokens.update(
+      me,
+      (body ?? {}) as unknown as Raw,
+      statusOnly === 'true' || statusOnly === '1',
+    );
   }
 
   @Post('batch')

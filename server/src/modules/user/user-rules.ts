@@ -29,12 +29,14 @@ export function checkDisplayName(raw: unknown, fallback: string): string {
   const name = raw.trim();
   if ([...name].length > DISPLAY_NAME_MAX) throw fail('display_name_too_long');
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw fail('field_invalid', { field: 'display_name', reason: 'control characters' });
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    throw fail('field_invalid', { field: 'display_name', reason: 'control characters' });
   return name || fallback;
 }
 
-// eslint-disable-next-line no-control-regex
-const EMAIL = /^[^\s\u0000-\u001f\u007f@"<>()[\]\\,;:]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const EMAIL =
+  // eslint-disable-next-line no-control-regex
+  /^[^\s\u0000-\u001f\u007f@"<>()[\]\\,;:]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 export function checkEmail(raw: unknown): string {
   const email = typeof raw === 'string' ? raw.trim() : '';
@@ -46,6 +48,7 @@ export function checkEmail(raw: unknown): string {
 /** A quota amount: a whole number within the 64-bit range we can represent exactly. */
 export function checkQuota(raw: unknown, { allowNegative = false } = {}): number {
   const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || (!allowNegative && n < 0)) throw fail('quota_invalid');
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || (!allowNegative && n < 0))
+    throw fail('quota_invalid');
   return n;
 }

@@ -16,7 +16,7 @@ export function parseSetting(raw: string | null): Partial<UserSetting> {
   if (!raw) return {};
   try {
     const v = JSON.parse(raw) as unknown;
-    return typeof v === 'object' && v !== null ? (v) : {};
+    return typeof v === 'object' && v !== null ? v : {};
   } catch {
     return {};
   }
@@ -30,7 +30,10 @@ export function mergeSetting(current: Partial<UserSetting>, input: UserSettingDt
     throw fail('setting_invalid', { reason: 'quota_warning_threshold' });
   }
   const webhookUrl = (input.webhook_url ?? current.webhook_url ?? '').trim();
-  if (webhookUrl && (!webhookUrl.toLowerCase().startsWith('https://') || !isHttpUrl(webhookUrl) || webhookUrl.length > 2048)) {
+  if (
+    webhookUrl &&
+    (!webhookUrl.toLowerCase().startsWith('https://') || !isHttpUrl(webhookUrl) || webhookUrl.length > 2048)
+  ) {
     throw fail('webhook_https_only');
   }
   if (notifyType === 'webhook' && !webhookUrl) throw fail('webhook_https_only');
@@ -44,6 +47,7 @@ export function mergeSetting(current: Partial<UserSetting>, input: UserSettingDt
     webhook_url: webhookUrl,
     webhook_secret: secret,
     notification_email: email,
-    accept_unset_model_ratio_model: input.accept_unset_model_ratio_model ?? current.accept_unset_model_ratio_model ?? false,
+    accept_unset_model_ratio_model:
+      input.accept_unset_model_ratio_model ?? current.accept_unset_model_ratio_model ?? false,
   };
 }

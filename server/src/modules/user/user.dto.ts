@@ -15,9 +15,15 @@ export class UpdateUserDto {
   @ApiProperty() @IsInt() id!: number;
   @ApiPropertyOptional() @IsOptional() @IsString() username?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() display_name?: string;
-  @ApiPropertyOptional({ description: 'blank keeps the current password' }) @IsOptional() @IsString() password?: string;
+  @ApiPropertyOptional({ description: 'blank keeps the current password' })
+  @IsOptional()
+  @IsString()
+  password?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() group?: string;
-  @ApiPropertyOptional({ description: 'the new balance' }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) quota?: number;
+  @ApiPropertyOptional({ description: 'the new balance' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  quota?: number;
   @ApiPropertyOptional({ description: 'the balance the admin loaded; the edit applies the difference' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -51,7 +57,10 @@ export class UpdateSelfDto {
 }
 
 export class DeleteSelfDto {
-  @ApiPropertyOptional({ description: 'the account name typed to confirm' }) @IsOptional() @IsString() username?: string;
+  @ApiPropertyOptional({ description: 'the account name typed to confirm' })
+  @IsOptional()
+  @IsString()
+  username?: string;
 }
 
 export class AffTransferDto {
@@ -59,8 +68,14 @@ export class AffTransferDto {
 }
 
 export class UserSettingDto {
-  @ApiPropertyOptional({ enum: ['email', 'webhook'] }) @IsOptional() @IsIn(['email', 'webhook']) notify_type?: string;
-  @ApiPropertyOptional() @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) quota_warning_threshold?: number;
+  @ApiPropertyOptional({ enum: ['email', 'webhook'] })
+  @IsOptional()
+  @IsIn(['email', 'webhook'])
+  notify_type?: string;
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  quota_warning_threshold?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() webhook_url?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() webhook_secret?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() notification_email?: string;

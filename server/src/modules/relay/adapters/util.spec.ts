@@ -1,12 +1,5 @@
 import { sanitizeUpstreamText } from '../errors';
-import {
-  joinUrl,
-  normalizeRerank,
-  parseDataUrl,
-  stopList,
-  textOf,
-  upstreamErrorMessage,
-} from './util';
+import { joinUrl, normalizeRerank, parseDataUrl, stopList, textOf, upstreamErrorMessage } from './util';
 
 describe('upstreamErrorMessage', () => {
   it('reads the usual error shapes', () => {
@@ -36,7 +29,9 @@ describe('upstreamErrorMessage', () => {
     const body =
       '{"error":{"message":"Incorrect API key provided: sk-proj-abc123def456. See https://x.test/keys."}}';
     expect(upstreamErrorMessage(401, body)).toBe('Incorrect API key provided: [key]. See [url]');
-    expect(sanitizeUpstreamText('key AIzaSyA1234567890abcdef and Bearer abc.def')).toBe('key [key] and Bearer [key]');
+    expect(sanitizeUpstreamText('key AIzaSyA1234567890abcdef and Bearer abc.def')).toBe(
+      'key [key] and Bearer [key]',
+    );
   });
 });
 

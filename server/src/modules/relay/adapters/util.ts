@@ -3,7 +3,14 @@
  * text extraction and builders of OpenAI chat-completion chunks for adapters that convert a private
  * format to the hub themselves. Everything here is pure.
  */
-import { asObject as asObj, isObject as isObj, num, parseJson, str, type UnknownObject } from '../../../common/json';
+import {
+  asObject as asObj,
+  isObject as isObj,
+  num,
+  parseJson,
+  str,
+  type UnknownObject,
+} from '../../../common/json';
 import { sanitizeUpstreamText } from '../errors';
 import type { Json, JsonObject, RelayMode, SseEvent } from '../types';
 

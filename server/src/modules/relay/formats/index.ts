@@ -38,7 +38,12 @@ export interface HubOptions {
   geminiSafetySettings?: Record<string, string>;
 }
 
-export function toHubRequest(format: WireFormat, body: JsonObject, model: string, stream: boolean): JsonObject {
+export function toHubRequest(
+  format: WireFormat,
+  body: JsonObject,
+  model: string,
+  stream: boolean,
+): JsonObject {
   switch (format) {
     case 'anthropic':
       return anthropicToOpenAIRequest(body);
@@ -127,14 +132,22 @@ export function toHubStream(format: WireFormat, model: string): StreamConverter<
   }
 }
 
-export function fromHubStream(format: WireFormat, model: string, requestId: string): StreamConverter<JsonObject, SseEvent> {
+export function fromHubStream(
+  format: WireFormat,
+  model: string,
+  requestId: string,
+): StreamConverter<JsonObject, SseEvent> {
   switch (format) {
     case 'anthropic':
       return new OpenAIToAnthropicStream({ model, id: `msg_${requestId}` });
     case 'gemini':
       return new OpenAIToGeminiStream();
     case 'responses':
-      return new OpenAIToResponsesStream({ model, id: `resp_${requestId}`, createdAt: Math.floor(Date.now() / 1000) });
+      return new OpenAIToResponsesStream({
+        model,
+        id: `resp_${requestId}`,
+        createdAt: Math.floor(Date.now() / 1000),
+      });
     default:
       return new HubToOpenAIEvents(model);
   }

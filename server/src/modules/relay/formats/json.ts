@@ -31,7 +31,6 @@ export function objects(value: unknown): JsonMap[] {
   return isArray(value) ? value.filter(isObject) : [];
 }
 
-
 /** Text of an OpenAI message content: the string itself or its text parts joined. */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;

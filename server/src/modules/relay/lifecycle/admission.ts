@@ -58,7 +58,8 @@ export class RelayAdmission {
     if (!parsed) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
     const token = await this.cache.token(this.cache.hashKey(parsed.secret));
     if (!token) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    if (token.status === TokenStatus.Disabled) throw relayFail(401, 'relay_token_disabled', {}, 'token_disabled');
+    if (token.status === TokenStatus.Disabled)
+      throw relayFail(401, 'relay_token_disabled', {}, 'token_disabled');
     const now = Math.floor(Date.now() / 1000);
     if (token.status === TokenStatus.Expired || (token.expiredTime !== -1 && token.expiredTime < now)) {
       this.health.markToken(token, TokenStatus.Expired);
@@ -83,7 +84,8 @@ export class RelayAdmission {
   private async user(userId: number): Promise<UserSnapshot> {
     const user = await this.users.get(userId);
     if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    if (user.deleted || user.status !== UserStatus.Enabled) throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
+    if (user.deleted || user.status !== UserStatus.Enabled)
+      throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
     return user;
   }
 
@@ -94,31 +96,46 @@ export class RelayAdmission {
     const model = (req.pathModel ?? (typeof body.model === 'string' ? body.model : '')).trim();
     if (!model) throw relayFail(400, 'relay_model_required', {}, 'model_required');
     if (model.length > 191) throw relayFail(400, 'relay_bad_body', { reason: 'model' });
-    if (token?.modelLimits && !token.modelLimits.has(model)) throw relayFail(403, 'relay_model_not_allowed', { model }, 'model_not_allowed');
+    if (token?.modelLimits && !token.modelLimits.has(model))
+      throw relayFail(403, 'relay_model_not_allowed', { model }, 'model_not_allowed');
 
     const usable = this.groups.usableGroups(user.group);
-    let group = caller.sessionGroup !== undefined ? caller.sessionGroup || user.group : token?.group || user.group;
-    if (group !== user.group && !(group in usable)) throw relayFail(403, 'relay_group_not_allowed', { group });
+    let group =
+      caller.sessionGroup !== undefined ? caller.sessionGroup || user.group : token?.group || user.group;
+    if (group !== user.group && !(group in usable))
+      throw relayFail(403, 'relay_group_not_allowed', { group });
     if (group === 'auto') {
       const auto = this.options.json('AutoGroups');
-      const found = auto.find((g) => (g === user.group || g in usable) && hasChannel(this.cache.channels, g, model));
+      const found = auto.find(
+        (g) => (g === user.group || g in usable) && hasChannel(this.cache.channels, g, model),
+      );
       group = found ?? auto[0] ?? user.group;
     }
 
     const tables = priceTablesFrom(this.options);
     let price: Price | null = priceOf(tables, model, user.group, group);
     if (!price) {
-      if (!this.options.bool('SelfUseModeEnabled') && !user.acceptUnsetModel) throw relayFail(403, 'relay_model_unpriced', { model }, 'model_price_error');
+      if (!this.options.bool('SelfUseModeEnabled') && !user.acceptUnsetModel)
+        throw relayFail(403, 'relay_model_unpriced', { model }, 'model_price_error');
       price = { ...priceOf({ ...tables, modelRatio: { [model]: 0 } }, model, user.group, group)! };
     }
 
     const stream = req.pathStream || body.stream === true;
     let counted: number | null = null;
-    const prompt = () => (counted ??= req.body ? estimatePromptTokens(req.format === 'openai' ? req.body : hubBody(req, model, stream)) : 0);
+    const prompt = () =>
+      (counted ??= req.body
+        ? estimatePromptTokens(req.format === 'openai' ? req.body : hubBody(req, model, stream))
+        : 0);
     const promptBound = req.raw && req.body ? req.raw.length : req.body ? prompt() : 0;
 
-    if (this.options.bool('CheckSensitiveEnabled') && this.options.bool('CheckSensitiveOnPromptEnabled') && req.body) {
-      const word = this.sensitiveWord(promptText(req.format === 'openai' ? req.body : hubBody(req, model, stream)).text);
+    if (
+      this.options.bool('CheckSensitiveEnabled') &&
+      this.options.bool('CheckSensitiveOnPromptEnabled') &&
+      req.body
+    ) {
+      const word = this.sensitiveWord(
+        promptText(req.format === 'openai' ? req.body : hubBody(req, model, stream)).text,
+      );
       if (word) throw relayFail(400, 'relay_sensitive', { word }, 'sensitive_words_detected');
     }
     return {
@@ -161,7 +178,8 @@ export class RelayAdmission {
 export function hubBody(req: InboundRequest, model: string, stream: boolean): JsonObject {
   try {
     // Gemini embedContent / batchEmbedContents bodies hold their text in content parts, not messages.
-    if (req.mode === 'embeddings' && req.format === 'gemini') return geminiEmbedToOpenAIRequest(req.body ?? {}, model);
+    if (req.mode === 'embeddings' && req.format === 'gemini')
+      return geminiEmbedToOpenAIRequest(req.body ?? {}, model);
     return toHubRequest(req.format, req.body ?? {}, model, stream);
   } catch {
     throw relayFail(400, 'relay_bad_body', { reason: 'cannot convert' });

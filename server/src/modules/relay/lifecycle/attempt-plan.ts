@@ -17,7 +17,14 @@ import { embeddingsRequestFor } from '../formats/gemini';
 import type { RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
 import { hasScopedLimits, NO_RELEASE, ScopedLimitService } from '../scoped-limit.service';
-import type { AdapterRequest, AdapterSettings, JsonObject, ProviderAdapter, RelayMode, UpstreamCall } from '../types';
+import type {
+  AdapterRequest,
+  AdapterSettings,
+  JsonObject,
+  ProviderAdapter,
+  RelayMode,
+  UpstreamCall,
+} from '../types';
 import { firstByteMs } from '../upstream/first-byte';
 import { UpstreamClient } from '../upstream/upstream-client';
 import { ChannelAffinity } from './affinity';
@@ -36,7 +43,11 @@ export interface Attempt {
 }
 
 /** What planning needs of a request: the admitted context, or a channel test's minimal one. */
-export type PlanContext = Pick<RelayContext, 'req' | 'model' | 'stream' | 'group' | 'prompt' | 'pinnedChannel'> & Partial<Pick<RelayContext, 'user'>>;
+export type PlanContext = Pick<
+  RelayContext,
+  'req' | 'model' | 'stream' | 'group' | 'prompt' | 'pinnedChannel'
+> &
+  Partial<Pick<RelayContext, 'user'>>;
 
 @Injectable()
 export class AttemptPlanner {
@@ -52,11 +63,20 @@ export class AttemptPlanner {
    * Chooses the channel for this attempt and builds the upstream call. `index` is the live channel
    * index, or a channel test's one-channel index (no limits apply to tests).
    */
-  async plan(ctx: PlanContext, attempt: number, exclude: ReadonlySet<number>, index: ChannelIndex = this.cache.channels, busy: Set<number> | null = null): Promise<Attempt> {
+  async plan(
+    ctx: PlanContext,
+    attempt: number,
+    exclude: ReadonlySet<number>,
+    index: ChannelIndex = this.cache.channels,
+    busy: Set<number> | null = null,
+  ): Promise<Attempt> {
     const { req } = ctx;
     let channel: ChannelSnapshot | null;
     // Channel affinity (live traffic only): the session's channel first, while it can serve the request.
-    const session = ctx.pinnedChannel === null && ctx.user && index === this.cache.channels ? this.affinity.sessionOf({ ...ctx, user: ctx.user }) : null;
+    const session =
+      ctx.pinnedChannel === null && ctx.user && index === this.cache.channels
+        ? this.affinity.sessionOf({ ...ctx, user: ctx.user })
+        : null;
     const sticky = session ? await this.affinity.lookup(session) : null;
     if (ctx.pinnedChannel !== null) {
       channel = index.byId.get(ctx.pinnedChannel) ?? null;
@@ -73,19 +93,40 @@ export class AttemptPlanner {
         }
         return !(c.maxInputTokens > 0 && ctx.prompt() > c.maxInputTokens);
       };
-      const remembered = sticky && !exclude.has(sticky.channelId) ? index.byId.get(sticky.channelId) : undefined;
-      channel = remembered?.enabled && servesModel(index, remembered, ctx.group, ctx.model) && accept(remembered) ? remembered : null;
+      const remembered =
+        sticky && !exclude.has(sticky.channelId) ? index.byId.get(sticky.channelId) : undefined;
+      channel =
+        remembered?.enabled && servesModel(index, remembered, ctx.group, ctx.model) && accept(remembered)
+          ? remembered
+          : null;
       channel ??= selectChannel(index, ctx.group, ctx.model, attempt, exclude, accept);
-      if (!channel && refused) throw relayFail(400, 'relay_field_not_carried', refused, 'unsupported_parameter');
+      if (!channel && refused)
+        throw relayFail(400, 'relay_field_not_carried', refused, 'unsupported_parameter');
       // Compaction is OpenAI's own: a model served only by other providers gets a clear refusal.
-      if (!channel && req.mode === 'responses-compact' && !busy) throw relayFail(400, 'relay_field_unsupported', { field: '/v1/responses/compact' }, 'unsupported_parameter');
-      if (!channel && busy) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
-      if (!channel) throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+      if (!channel && req.mode === 'responses-compact' && !busy)
+        throw relayFail(
+          400,
+          'relay_field_unsupported',
+          { field: '/v1/responses/compact' },
+          'unsupported_parameter',
+        );
+      if (!channel && busy)
+        throw relayFail(
+          429,
+          'relay_channels_busy',
+          { group: ctx.group, model: ctx.model },
+          'rate_limit_exceeded',
+        );
+      if (!channel)
+        throw relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
     }
     const mapped = mapModel(channel.modelMapping, ctx.model);
     if (mapped === null) throw relayFail(500, 'relay_model_cycle');
     // `<model>-high` and the other effort suffixes: served by `<model>` with that reasoning effort.
-    const suffix = (req.mode === 'chat' || req.mode === 'responses') && this.options.bool('relay.effort_suffixes_enabled') ? effortSuffix(mapped) : { model: mapped, effort: null };
+    const suffix =
+      (req.mode === 'chat' || req.mode === 'responses') && this.options.bool('relay.effort_suffixes_enabled')
+        ? effortSuffix(mapped)
+        : { model: mapped, effort: null };
     const upstreamModel = suffix.model;
     const adapter = adapterFor(channel.type, upstreamModel);
     const mode = adapter && upstreamMode(adapter, req.mode);
@@ -98,38 +139,86 @@ export class AttemptPlanner {
     // fields added (`stream_options` on a stream, say): those are appended, never re-serialised.
     let appended: string | null = null;
     const reasoning = { effort: suffix.effort, models: this.options.json('relay.reasoning_models') };
-    const body = req.body ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, reasoning, (tail) => (appended = tail)) : {};
+    const body = req.body
+      ? upstreamBody(
+          ctx,
+          channel,
+          adapter,
+          mode,
+          upstreamModel,
+          settings,
+          reasoning,
+          (tail) => (appended = tail),
+        )
+      : {};
     const stickyKey = sticky?.channelId === channel.id ? channel.keys[sticky.keyIndex] : undefined;
     const key = stickyKey ?? this.upstream.key(channel);
-    const target = { id: channel.id, type: channel.type, baseUrl: channel.baseUrl, key, other: channel.other, organization: channel.organization };
-    const areq: AdapterRequest = { mode, model: upstreamModel, stream: ctx.stream, body, channel: target, settings };
+    const target = {
+      id: channel.id,
+      type: channel.type,
+      baseUrl: channel.baseUrl,
+      key,
+      other: channel.other,
+      organization: channel.organization,
+    };
+    const areq: AdapterRequest = {
+      mode,
+      model: upstreamModel,
+      stream: ctx.stream,
+      body,
+      channel: target,
+      settings,
+    };
     const multipart = req.contentType.startsWith('multipart/');
-    if (appended !== null && req.raw && !multipart) areq.rawBody = (appended ? withFields(req.raw, appended) : req.raw) ?? undefined;
+    if (appended !== null && req.raw && !multipart)
+      areq.rawBody = (appended ? withFields(req.raw, appended) : req.raw) ?? undefined;
     const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
     if (exchange) areq.accessToken = await this.upstream.credential(exchange, channel);
     const call = adapter.buildRequest(areq);
     // global.pass_through_request_enabled: same-format JSON bodies go upstream byte for byte.
-    if (this.options.bool('global.pass_through_request_enabled') && adapter.format === req.format && req.raw && req.body && !multipart) call.body = req.raw;
+    if (
+      this.options.bool('global.pass_through_request_enabled') &&
+      adapter.format === req.format &&
+      req.raw &&
+      req.body &&
+      !multipart
+    )
+      call.body = req.raw;
     // Multipart uploads (audio, image edits) go upstream as the client sent them.
-    if (multipart && req.raw && (req.mode === 'transcriptions' || req.mode === 'translations' || req.mode === 'image-edits')) {
+    if (
+      multipart &&
+      req.raw &&
+      (req.mode === 'transcriptions' || req.mode === 'translations' || req.mode === 'image-edits')
+    ) {
       call.headers = { ...call.headers, 'content-type': req.contentType };
       call.body = req.raw;
     }
-    if (req.headers && sameFormat(ctx, adapter)) forwardClientHeaders(call, req.headers, this.options.json('relay.forward_client_headers'));
-    for (const [h, v] of Object.entries(channel.headerOverride)) if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
+    if (req.headers && sameFormat(ctx, adapter))
+      forwardClientHeaders(call, req.headers, this.options.json('relay.forward_client_headers'));
+    for (const [h, v] of Object.entries(channel.headerOverride))
+      if (typeof v === 'string') call.headers[h] = v.replace('{api_key}', key);
     // Channel limits apply to live traffic (the index of the cache), not to channel tests.
     let release = NO_RELEASE;
     if (index === this.cache.channels && hasScopedLimits(channel)) {
       const lease = await this.scoped.admitChannel(channel);
       if (!lease) {
-        if (ctx.pinnedChannel !== null) throw relayFail(429, 'relay_channels_busy', { group: ctx.group, model: ctx.model }, 'rate_limit_exceeded');
+        if (ctx.pinnedChannel !== null)
+          throw relayFail(
+            429,
+            'relay_channels_busy',
+            { group: ctx.group, model: ctx.model },
+            'rate_limit_exceeded',
+          );
         // At its limit: choose again without it (same tier first, then the lower ones).
         return this.plan(ctx, attempt, exclude, index, (busy ?? new Set<number>()).add(channel.id));
       }
       release = lease.release;
     }
     if (session) {
-      this.affinity.remember(session, { channelId: channel.id, keyIndex: Math.max(0, channel.keys.indexOf(key)) });
+      this.affinity.remember(session, {
+        channelId: channel.id,
+        keyIndex: Math.max(0, channel.keys.indexOf(key)),
+      });
       this.affinity.count(!sticky ? 'new' : sticky.channelId === channel.id ? 'hit' : 'moved');
     }
     return { channel, adapter, upstreamModel, areq, call, release, firstByteMs: firstByteMs(channel) };
@@ -153,7 +242,12 @@ export class AttemptPlanner {
 
 /** The channel is one of the group's channels for the model (enabled abilities). */
 function servesModel(index: ChannelIndex, channel: ChannelSnapshot, group: string, model: string): boolean {
-  return index.tiers.get(group)?.get(model)?.some((t) => t.members.some((m) => m.channel.id === channel.id)) ?? false;
+  return (
+    index.tiers
+      .get(group)
+      ?.get(model)
+      ?.some((t) => t.members.some((m) => m.channel.id === channel.id)) ?? false
+  );
 }
 
 /**
@@ -184,9 +278,25 @@ function uncarried(ctx: PlanContext, adapter: ProviderAdapter): Uncarried | null
  * gets the client's values added to it.
  */
 /** Credentials and transport headers are the gateway's own, whatever the allow-list says. */
-const NEVER_FORWARDED = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie', 'proxy-authorization', 'host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+const NEVER_FORWARDED = new Set([
+  'authorization',
+  'x-api-key',
+  'x-goog-api-key',
+  'api-key',
+  'cookie',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+]);
 
-function forwardClientHeaders(call: UpstreamCall, headers: IncomingHttpHeaders, allowed: readonly string[]): void {
+function forwardClientHeaders(
+  call: UpstreamCall,
+  headers: IncomingHttpHeaders,
+  allowed: readonly string[],
+): void {
   for (const name of allowed) {
     const h = name.trim().toLowerCase();
     const raw = headers[h];
@@ -195,7 +305,9 @@ function forwardClientHeaders(call: UpstreamCall, headers: IncomingHttpHeaders, 
     const existing = Object.keys(call.headers).find((k) => k.toLowerCase() === h);
     if (existing === undefined) call.headers[h] = value;
     else {
-      const merged = new Set([...call.headers[existing].split(','), ...value.split(',')].map((v) => v.trim()).filter(Boolean));
+      const merged = new Set(
+        [...call.headers[existing].split(','), ...value.split(',')].map((v) => v.trim()).filter(Boolean),
+      );
       call.headers[existing] = [...merged].join(',');
     }
   }
@@ -204,7 +316,10 @@ function forwardClientHeaders(call: UpstreamCall, headers: IncomingHttpHeaders, 
 /** The request and the channel speak the same wire format (no conversion). */
 export function sameFormat(ctx: Pick<RelayContext, 'req'>, adapter: ProviderAdapter): boolean {
   const to = ctx.req.format;
-  return to === adapter.format || (to === 'responses' && adapter.format === 'openai' && adapter.modes.includes('responses'));
+  return (
+    to === adapter.format ||
+    (to === 'responses' && adapter.format === 'openai' && adapter.modes.includes('responses'))
+  );
 }
 
 /**
@@ -228,25 +343,44 @@ function upstreamBody(
   const maxTable = settings.claudeDefaultMaxTokens;
   const defaultMaxTokens = maxTable[upstreamModel] ?? maxTable.default ?? 8192;
   let converted: Effort | null = null;
-  if (req.mode === 'embeddings' && !same) body = { ...embeddingsRequestFor(req.format, adapter.format, inbound, upstreamModel) };
+  if (req.mode === 'embeddings' && !same)
+    body = { ...embeddingsRequestFor(req.format, adapter.format, inbound, upstreamModel) };
   else if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = { ...inbound };
   else {
     const hub = applySetting(hubBody(req, ctx.model, ctx.stream), ch);
     converted = hubEffort(hub);
     body = fromHubRequest(adapter.format, hub, { defaultMaxTokens });
   }
-  if (adapter.format === 'openai' || adapter.format === 'anthropic' || adapter.format === 'responses') body.model = upstreamModel;
+  if (adapter.format === 'openai' || adapter.format === 'anthropic' || adapter.format === 'responses')
+    body.model = upstreamModel;
   if (same && adapter.format === 'openai') body = applySetting(body, ch);
   if (ctx.stream && adapter.format === 'openai' && (mode === 'chat' || mode === 'completions')) {
-    const so = body.stream_options && typeof body.stream_options === 'object' && !Array.isArray(body.stream_options) ? body.stream_options : {};
+    const so =
+      body.stream_options && typeof body.stream_options === 'object' && !Array.isArray(body.stream_options)
+        ? body.stream_options
+        : {};
     body.stream_options = { ...so, include_usage: true };
   }
   if (adapter.format !== 'gemini') {
     if (ctx.stream) body.stream = true;
   } else delete body.stream;
-  if (reasoning.effort && (mode === 'chat' || mode === 'responses')) body = applyEffort(adapter.format === 'openai' && mode === 'responses' ? 'responses' : adapter.format, body, reasoning.effort, defaultMaxTokens);
-  else if (!same && adapter.format === 'openai' && mode === 'chat' && body.reasoning_effort !== undefined && !isReasoningModel(upstreamModel, reasoning.models)) delete body.reasoning_effort;
-  else if (!same && adapter.format === 'anthropic' && converted && body.thinking === undefined) body = applyEffort('anthropic', body, converted, defaultMaxTokens);
+  if (reasoning.effort && (mode === 'chat' || mode === 'responses'))
+    body = applyEffort(
+      adapter.format === 'openai' && mode === 'responses' ? 'responses' : adapter.format,
+      body,
+      reasoning.effort,
+      defaultMaxTokens,
+    );
+  else if (
+    !same &&
+    adapter.format === 'openai' &&
+    mode === 'chat' &&
+    body.reasoning_effort !== undefined &&
+    !isReasoningModel(upstreamModel, reasoning.models)
+  )
+    delete body.reasoning_effort;
+  else if (!same && adapter.format === 'anthropic' && converted && body.thinking === undefined)
+    body = applyEffort('anthropic', body, converted, defaultMaxTokens);
   for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
   if (same && adapter.format === req.format && body.model === inbound.model) {
     const added = addedFields(body, inbound);
@@ -283,7 +417,11 @@ function withFields(raw: Buffer, members: string): Buffer | null {
   let before = end - 1;
   while (before > 0 && space(raw[before])) before--;
   const empty = raw[before] === 0x7b;
-  return Buffer.concat([raw.subarray(0, end), Buffer.from(empty ? members.slice(1) : members), raw.subarray(end)]);
+  return Buffer.concat([
+    raw.subarray(0, end),
+    Buffer.from(empty ? members.slice(1) : members),
+    raw.subarray(end),
+  ]);
 }
 
 /** Channel setting: system prompt injected (or overriding the client's) for OpenAI-format bodies. */

@@ -62,7 +62,10 @@ export class Failover {
         error ??= toRelayError(err);
         break;
       }
-      if (timedOut.has(plan.channelOf(a).id) && !this.options.bool('general_setting.retry_timeout_same_channel')) {
+      if (
+        timedOut.has(plan.channelOf(a).id) &&
+        !this.options.bool('general_setting.retry_timeout_same_channel')
+      ) {
         plan.release?.(a);
         break;
       }

@@ -8,7 +8,10 @@ import type { Price } from '../../billing';
 import type { RelayContext } from '../relay-context';
 import type { UsageCounts } from '../types';
 
-export type DraftContext = Pick<RelayContext, 'user' | 'token' | 'tokenName' | 'group' | 'model' | 'req' | 'content'> & { price: Price };
+export type DraftContext = Pick<
+  RelayContext,
+  'user' | 'token' | 'tokenName' | 'group' | 'model' | 'req' | 'content'
+> & { price: Price };
 
 export interface DraftArgs {
   channelId: number;
@@ -83,7 +86,10 @@ export function consumeDraft(ctx: DraftContext, a: DraftArgs): LogDraft {
 }
 
 /** An error-log row (type 5): no tokens, no charge, the refusal's message and status. */
-export function errorDraft(ctx: DraftContext, a: Omit<DraftArgs, 'quota' | 'content'> & { status: number; message: string }): LogDraft {
+export function errorDraft(
+  ctx: DraftContext,
+  a: Omit<DraftArgs, 'quota' | 'content'> & { status: number; message: string },
+): LogDraft {
   return {
     ...consumeDraft(ctx, { ...a, quota: 0, extra: { ...a.extra, status_code: a.status } }),
     type: LogType.Error,

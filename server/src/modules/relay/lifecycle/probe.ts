@@ -45,11 +45,23 @@ export class ChannelProbe {
       lang: 'en',
       userAgent: 'channel-test',
     };
-    const fail = (status: number, message: string): ProbeResult => ({ ok: false, status, message, ms: Date.now() - started });
+    const fail = (status: number, message: string): ProbeResult => ({
+      ok: false,
+      status,
+      message,
+      ms: Date.now() - started,
+    });
     try {
       const adapter = adapterFor(channel.type, mapModel(channel.modelMapping, model) ?? model);
       if (!adapter || !adapter.modes.includes('chat')) throw relayFail(400, 'relay_mode_unsupported');
-      const ctx: PlanContext = { req, model, stream: false, group: '', prompt: () => 0, pinnedChannel: channel.id };
+      const ctx: PlanContext = {
+        req,
+        model,
+        stream: false,
+        group: '',
+        prompt: () => 0,
+        pinnedChannel: channel.id,
+      };
       const index = { byId: new Map([[channel.id, { ...channel, enabled: true }]]), tiers: new Map() };
       const a = await this.planner.plan(ctx, 0, new Set(), index);
       const up = await this.upstream.probe(a).catch((err: Error) => {
@@ -57,16 +69,30 @@ export class ChannelProbe {
         const blocked = blockedIn(err);
         if (blocked) throw addressRefused(blocked.target);
         // Unreachable, refused, timed out: the relay's own message, not an internal error.
-        throw new RelayError(502, 'relay_upstream_failed', { reason: sanitizeUpstreamText(err.message || 'network error') }, '', 'upstream_error', true);
+        throw new RelayError(
+          502,
+          'relay_upstream_failed',
+          { reason: sanitizeUpstreamText(err.message || 'network error') },
+          '',
+          'upstream_error',
+          true,
+        );
       });
       if (up.status >= 400) return fail(up.status, upstreamError(a, up.status, up.text).messageIn('en'));
-      if (a.adapter.createStreamAggregator && up.contentType.includes('event-stream')) aggregateStream(a.adapter, a.areq, [Buffer.from(up.text)]);
+      if (a.adapter.createStreamAggregator && up.contentType.includes('event-stream'))
+        aggregateStream(a.adapter, a.areq, [Buffer.from(up.text)]);
       else {
         let json: JsonObject;
         try {
           json = JSON.parse(up.text) as JsonObject;
         } catch {
-          throw new RelayError(502, 'relay_upstream_failed', { reason: 'invalid JSON from upstream' }, '', 'upstream_error');
+          throw new RelayError(
+            502,
+            'relay_upstream_failed',
+            { reason: 'invalid JSON from upstream' },
+            '',
+            'upstream_error',
+          );
         }
         a.adapter.convertResponse?.(json, a.areq);
       }

@@ -51,13 +51,22 @@ export class RelaySettlement {
 
   /** Holds the request's reservation, or refuses with 403 (user's balance or token's quota). */
   async reserve(ctx: RelayContext): Promise<Hold> {
-    const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
+    const payer = {
+      userId: ctx.user.id,
+      tokenId: ctx.token?.id ?? 0,
+      tokenUnlimited: ctx.token?.unlimited ?? true,
+    };
     const maxTokens = maxTokensOf(ctx.req.body);
     const preConsumed = this.options.num('PreConsumedQuota');
     const fixed = ctx.price.modelPrice >= 0;
     // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
     const bound = fixed ? fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptBound, maxTokens, preConsumed);
-    await admitBudget(this.budgets, ctx, () => (fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed)), true);
+    await admitBudget(
+      this.budgets,
+      ctx,
+      () => (fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed)),
+      true,
+    );
     try {
       const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
       if (tokenTrusted) {
@@ -67,11 +76,19 @@ export class RelaySettlement {
       const reserve = fixed ? bound : reserveQuota(ctx.price, ctx.prompt(), maxTokens, preConsumed);
       // The hold's row is written even with consume logs off (it goes at settlement): after a crash it is
       // what lets the next start refund the reservation.
-      const held = this.draft(ctx, null, 0, emptyUsage(), { hold_token: payer.tokenId > 0 && !payer.tokenUnlimited });
+      const held = this.draft(ctx, null, 0, emptyUsage(), {
+        hold_token: payer.tokenId > 0 && !payer.tokenUnlimited,
+      });
       return await this.ledger.reserve(payer, reserve, held);
     } catch (err) {
       releaseBudget(this.budgets, ctx);
-      if (err instanceof InsufficientQuota) throw relayFail(403, err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient', {}, 'insufficient_quota');
+      if (err instanceof InsufficientQuota)
+        throw relayFail(
+          403,
+          err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient',
+          {},
+          'insufficient_quota',
+        );
       throw err;
     }
   }
@@ -80,14 +97,26 @@ export class RelaySettlement {
   settle(ctx: RelayContext, hold: Hold, a: Attempt, o: Outcome, tried: number[]): void {
     const charged = ctx.price.modelPrice >= 0 ? fixedCharge(ctx) : usageQuota(ctx.price, o.usage);
     settleBudget(this.budgets, ctx, charged);
-    this.metrics.settled(ctx.model, a.channel.id, charged, o.usage.prompt_tokens, o.usage.completion_tokens, ctx.stream ? o.firstTokenMs : 0);
-    const other: Record<string, unknown> = { ...o.extra, frt: o.firstTokenMs, admin_info: { use_channel: tried } };
+    this.metrics.settled(
+      ctx.model,
+      a.channel.id,
+      charged,
+      o.usage.prompt_tokens,
+      o.usage.completion_tokens,
+      ctx.stream ? o.firstTokenMs : 0,
+    );
+    const other: Record<string, unknown> = {
+      ...o.extra,
+      frt: o.firstTokenMs,
+      admin_info: { use_channel: tried },
+    };
     if (a.upstreamModel !== ctx.model) {
       other.is_model_mapped = true;
       other.upstream_model_name = a.upstreamModel;
     }
     if (ctx.req.format !== 'openai') other[ctx.req.format === 'anthropic' ? 'claude' : ctx.req.format] = true;
-    if (typeof ctx.req.body?.reasoning_effort === 'string') other.reasoning_effort = ctx.req.body.reasoning_effort;
+    if (typeof ctx.req.body?.reasoning_effort === 'string')
+      other.reasoning_effort = ctx.req.body.reasoning_effort;
     const log = this.logConsumeEnabled() ? this.draft(ctx, a.channel, charged, o.usage, other) : null;
     this.ledger.settle({
       hold,
@@ -95,16 +124,29 @@ export class RelaySettlement {
       charged,
       failed: false,
       log,
-      stat: { username: ctx.user.username, model: ctx.model, tokens: o.usage.prompt_tokens + o.usage.completion_tokens },
+      stat: {
+        username: ctx.user.username,
+        model: ctx.model,
+        tokens: o.usage.prompt_tokens + o.usage.completion_tokens,
+      },
     });
-    if (ctx.token?.tpmLimit || a.channel.tpmLimit) this.scoped.addTokens(ctx.token, a.channel, o.usage.prompt_tokens + o.usage.completion_tokens);
-    void this.limits.success(ctx.user.id).catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
+    if (ctx.token?.tpmLimit || a.channel.tpmLimit)
+      this.scoped.addTokens(ctx.token, a.channel, o.usage.prompt_tokens + o.usage.completion_tokens);
+    void this.limits
+      .success(ctx.user.id)
+      .catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
     if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
     this.health.afterCharge(ctx.user, charged);
   }
 
   /** Gives a call no channel served its whole reservation back, with an error log naming the last failure. */
-  refund(ctx: RelayContext, hold: Hold, channel: ChannelSnapshot | null, e: RelayError, tried: number[]): void {
+  refund(
+    ctx: RelayContext,
+    hold: Hold,
+    channel: ChannelSnapshot | null,
+    e: RelayError,
+    tried: number[],
+  ): void {
     releaseBudget(this.budgets, ctx);
     this.ledger.settle({
       hold,
@@ -130,7 +172,13 @@ export class RelaySettlement {
     return this.options.bool('LogConsumeEnabled');
   }
 
-  private draft(ctx: RelayContext, ch: ChannelSnapshot | null, quota: number, u: UsageCounts, extra: Record<string, unknown>): LogDraft {
+  private draft(
+    ctx: RelayContext,
+    ch: ChannelSnapshot | null,
+    quota: number,
+    u: UsageCounts,
+    extra: Record<string, unknown>,
+  ): LogDraft {
     return consumeDraft(ctx, {
       channelId: ch?.id ?? 0,
       quota,
@@ -159,7 +207,12 @@ function fixedCharge(ctx: RelayContext): number {
   const one = fixedQuota(ctx.price);
   if (ctx.req.mode !== 'images' && ctx.req.mode !== 'image-edits') return one;
   const raw = ctx.req.body?.n;
-  const n = typeof raw === 'number' ? Math.min(Math.max(1, Math.floor(raw)), 128) : typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Math.min(Math.max(1, Number(raw)), 128) : 1;
+  const n =
+    typeof raw === 'number'
+      ? Math.min(Math.max(1, Math.floor(raw)), 128)
+      : typeof raw === 'string' && /^\d{1,3}$/.test(raw)
+        ? Math.min(Math.max(1, Number(raw)), 128)
+        : 1;
   return clampQuota(one * n * imageSizeRatio(ctx.req.body));
 }
 
@@ -178,6 +231,7 @@ function maxTokensOf(body: JsonObject | null): number {
     if (typeof v === 'number' && Number.isFinite(v) && v > 0) return Math.min(v, 10_000_000);
   }
   const gc = body.generationConfig;
-  if (gc && typeof gc === 'object' && !Array.isArray(gc) && typeof gc.maxOutputTokens === 'number') return Math.max(0, gc.maxOutputTokens);
+  if (gc && typeof gc === 'object' && !Array.isArray(gc) && typeof gc.maxOutputTokens === 'number')
+    return Math.max(0, gc.maxOutputTokens);
   return 0;
 }

@@ -190,7 +190,9 @@ export function realtimeDraft(args: {
     extra: {
       ws: true,
       admin_info: { use_channel: args.tried },
-      ...(args.upstreamModel !== ctx.model ? { is_model_mapped: true, upstream_model_name: args.upstreamModel } : {}),
+      ...(args.upstreamModel !== ctx.model
+        ? { is_model_mapped: true, upstream_model_name: args.upstreamModel }
+        : {}),
       ...(args.responseId ? { response_id: args.responseId } : {}),
       ...(usage.audioInput || usage.audioOutput ? { audio: true } : {}),
       audio_ratio: p.audioRatio,

@@ -95,7 +95,8 @@ export class RealtimeRelay implements OnModuleDestroy {
   private readonly responses = new ResponsesSocket(
     async (req) => {
       const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-      if (!isWebSocketHandshake(req)) throw relayFail(400, 'relay_bad_body', { reason: 'not a WebSocket handshake' });
+      if (!isWebSocketHandshake(req))
+        throw relayFail(400, 'relay_bad_body', { reason: 'not a WebSocket handshake' });
       const ip = proxyAddr(req, this.trust);
       await this.admission.caller(realtimeKey(req.headers, query), ip);
       return ip;
@@ -293,15 +294,33 @@ export class RealtimeRelay implements OnModuleDestroy {
       },
       passThrough: (err) => err instanceof ClientGone,
     });
-    if (result.ok) return { upstream: result.value, channel: result.attempt.channel, upstreamModel: result.attempt.upstreamModel, tried: result.tried };
-    const err = result.error ?? relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
-    const payer = { userId: ctx.user.id, tokenId: ctx.token?.id ?? 0, tokenUnlimited: ctx.token?.unlimited ?? true };
+    if (result.ok)
+      return {
+        upstream: result.value,
+        channel: result.attempt.channel,
+        upstreamModel: result.attempt.upstreamModel,
+        tried: result.tried,
+      };
+    const err =
+      result.error ??
+      relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
+    const payer = {
+      userId: ctx.user.id,
+      tokenId: ctx.token?.id ?? 0,
+      tokenUnlimited: ctx.token?.unlimited ?? true,
+    };
     this.ledger.settle({
       hold: { payer, reserved: 0, logId: null },
       channelId: result.channel?.id ?? 0,
       charged: 0,
       failed: true,
-      log: realtimeErrorDraft({ ctx, channelId: result.channel?.id ?? 0, tried: result.tried, error: err, now: Date.now() }),
+      log: realtimeErrorDraft({
+        ctx,
+        channelId: result.channel?.id ?? 0,
+        tried: result.tried,
+        error: err,
+        now: Date.now(),
+      }),
       stat: null,
     });
     throw err;
@@ -441,7 +460,10 @@ class RealtimeSession {
     private readonly client: WebSocket,
     private readonly opened: Opened,
     /** The session's messages, kept when its content is stored (content logs). */
-    private readonly transcript: { messages: SessionTranscript; headers: IncomingMessage['headers'] } | null = null,
+    private readonly transcript: {
+      messages: SessionTranscript;
+      headers: IncomingMessage['headers'];
+    } | null = null,
   ) {
     this.upstream = opened.upstream;
     this.lastMark = Date.now();
@@ -644,7 +666,11 @@ class RealtimeSession {
       const full = await host.budgets.exhausted(ctx.budget, budgetParty(ctx));
       if (full) {
         const e = budgetError(full) as RelayError;
-        return void this.shutdown(1008, 'budget exhausted', errorEvent(e.messageIn(ctx.req.lang), 'budget_exhausted', 'rate_limit_error'));
+        return void this.shutdown(
+          1008,
+          'budget exhausted',
+          errorEvent(e.messageIn(ctx.req.lang), 'budget_exhausted', 'rate_limit_error'),
+        );
       }
     }
 

@@ -34,16 +34,27 @@ export interface StreamSettings {
 class StreamBroken extends Error {}
 
 /** Nothing of the answer has reached the client yet (another channel may still serve it). */
-const untouched = (sentAny: boolean, batch: string, buffered: string[]) => !sentAny && !batch && !buffered.length;
+const untouched = (sentAny: boolean, batch: string, buffered: string[]) =>
+  !sentAny && !batch && !buffered.length;
 
-export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamResponse, res: ServerResponse, signal: ClientSignal, settings: StreamSettings): Promise<Outcome> {
+export async function relayStream(
+  ctx: RelayContext,
+  a: Attempt,
+  up: UpstreamResponse,
+  res: ServerResponse,
+  signal: ClientSignal,
+  settings: StreamSettings,
+): Promise<Outcome> {
   const { req } = ctx;
   const native = a.adapter.format;
   const client = req.format;
   const passthrough = sameFormat(ctx, a.adapter);
   const probeFormat: WireFormat = passthrough ? (client === 'responses' ? 'responses' : native) : 'openai';
   const probe = new UsageProbe(probeFormat);
-  const wantsUsage = client === 'openai' && isObject(req.body?.stream_options) && req.body.stream_options.include_usage === true;
+  const wantsUsage =
+    client === 'openai' &&
+    isObject(req.body?.stream_options) &&
+    req.body.stream_options.include_usage === true;
   const adapterConv = a.adapter.createStreamConverter?.(a.areq);
   const toHub = passthrough ? null : toHubStream(native, ctx.model);
   const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId);
@@ -109,7 +120,13 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
           upstreamDone = true;
           return;
         }
-        if (client === 'openai' && probe.firstTokenAt && data.includes(modelField) && data.charCodeAt(data.length - 1) === 125 && data.charCodeAt(0) === 123) {
+        if (
+          client === 'openai' &&
+          probe.firstTokenAt &&
+          data.includes(modelField) &&
+          data.charCodeAt(data.length - 1) === 125 &&
+          data.charCodeAt(0) === 123
+        ) {
           const at = data.indexOf('"usage"');
           if (at < 0 || data.startsWith('"usage":null', at)) {
             probe.defer(data);
@@ -220,7 +237,9 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   } catch (err) {
     broken = true;
     if (idledOut) {
-      brokenReason = gotEvent ? `the upstream sent nothing for ${settings.idleSeconds} s` : `no answer from the upstream within ${firstMs / 1000} s`;
+      brokenReason = gotEvent
+        ? `the upstream sent nothing for ${settings.idleSeconds} s`
+        : `no answer from the upstream within ${firstMs / 1000} s`;
       failed = timeoutError(brokenReason);
     } else if (err instanceof RelayError) {
       failed = err;
@@ -232,14 +251,21 @@ export async function relayStream(ctx: RelayContext, a: Attempt, up: UpstreamRes
   }
   if (broken && untouched(sentAny, batch, buffered) && !res.headersSent) {
     // Nothing reached the client: another channel may still answer (or the caller gets a clean error).
-    throw failed ?? new RelayError(502, 'relay_upstream_failed', { reason: brokenReason ?? 'stream ended' }, '', null, true);
+    throw (
+      failed ??
+      new RelayError(502, 'relay_upstream_failed', { reason: brokenReason ?? 'stream ended' }, '', null, true)
+    );
   }
   if (!res.writableEnded && !res.destroyed) {
     // The rest, the error event and the end marker go out in one write with the end of the response.
     let tail = batch + buffered.join('');
     if (broken && brokenReason && !signal.aborted) {
       const msg = sanitizeUpstreamText(brokenReason, a.channel.keys);
-      tail += formatSse(client === 'anthropic' ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) } : { data: JSON.stringify(errorBody(client, 500, msg)) });
+      tail += formatSse(
+        client === 'anthropic'
+          ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) }
+          : { data: JSON.stringify(errorBody(client, 500, msg)) },
+      );
     }
     if (client === 'openai') tail += 'data: [DONE]\n\n';
     res.end(tail);
@@ -264,7 +290,10 @@ function streamFailure(native: WireFormat, e: SseEvent): { status: number; text:
     return null;
   }
   if (!isObject(json)) return null;
-  const status = e.event === 'error' && native === 'anthropic' ? errorIn200('anthropic', { ...json, type: 'error' }) : errorIn200(native, json);
+  const status =
+    e.event === 'error' && native === 'anthropic'
+      ? errorIn200('anthropic', { ...json, type: 'error' })
+      : errorIn200(native, json);
   return status ? { status, text: e.data } : null;
 }
 

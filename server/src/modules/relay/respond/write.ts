@@ -16,13 +16,21 @@ export function writeJson(res: ServerResponse, status: number, body: unknown): v
 }
 
 /** A relay error in the caller's wire format; once an answer has begun, the response is only ended. */
-export function writeError(res: ServerResponse, req: Pick<InboundRequest, 'format' | 'lang'>, e: RelayError): void {
+export function writeError(
+  res: ServerResponse,
+  req: Pick<InboundRequest, 'format' | 'lang'>,
+  e: RelayError,
+): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
   }
   const status = e.status === 499 ? 400 : e.status;
-  writeJson(res, status, errorBody(req.format === 'responses' ? 'openai' : req.format, status, e.messageIn(req.lang), e.code));
+  writeJson(
+    res,
+    status,
+    errorBody(req.format === 'responses' ? 'openai' : req.format, status, e.messageIn(req.lang), e.code),
+  );
 }
 
 export function waitDrain(res: ServerResponse): Promise<void> {

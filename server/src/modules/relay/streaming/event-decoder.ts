@@ -58,7 +58,9 @@ export function createEventDecoder(framing: StreamFraming, onEvent: (e: SseEvent
       },
     };
   }
-  const parser = createParser({ onEvent: (e) => onEvent(e.event ? { event: e.event, data: e.data } : { data: e.data }) });
+  const parser = createParser({
+    onEvent: (e) => onEvent(e.event ? { event: e.event, data: e.data } : { data: e.data }),
+  });
   const decoder = new TextDecoder();
   return {
     feed: (chunk) => parser.feed(decoder.decode(chunk, { stream: true })),

@@ -2,7 +2,13 @@ import { textTokens } from '../usage';
 import { UsageProbe } from './usage-probe';
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content } }], ...extra });
+  JSON.stringify({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    model: 'gpt-4o-mini',
+    choices: [{ index: 0, delta: { content } }],
+    ...extra,
+  });
 
 describe('UsageProbe', () => {
   it('counts deferred chunks when the upstream never reports usage', () => {
@@ -46,7 +52,10 @@ describe('UsageProbe', () => {
     probe.observe(undefined, JSON.parse(chunk('first')));
     expect(probe.firstTokenAt).toBeGreaterThan(0);
     probe.defer(chunk(' second'));
-    probe.observe(undefined, { choices: [], usage: { prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 } });
+    probe.observe(undefined, {
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 },
+    });
     expect(probe.reportedUsage()).toMatchObject({ prompt_tokens: 7, completion_tokens: 9 });
   });
 });

@@ -4,7 +4,6 @@ import type { UsageCounts, WireFormat } from '../types';
 import { openaiUsage, textTokens } from '../usage';
 import { asObject } from '../formats/json';
 
-
 const BATCH = 4096;
 /** Raw chunk text held unparsed before it is read for the tokenizer (bounds the memory per stream). */
 const DEFER_LIMIT = 16_384;
@@ -34,8 +33,12 @@ export class UsageProbe {
       case 'gemini':
         if (d.usageMetadata) this.reported = geminiUsage(d.usageMetadata);
         for (const c of Array.isArray(d.candidates) ? d.candidates : [])
-          for (const p of Array.isArray(asObject(asObject(c).content).parts) ? (asObject(asObject(c).content).parts as unknown[]) : [])
-            this.text(asObject(p).text ?? (asObject(p).functionCall ? JSON.stringify(asObject(p).functionCall) : ''));
+          for (const p of Array.isArray(asObject(asObject(c).content).parts)
+            ? (asObject(asObject(c).content).parts as unknown[])
+            : [])
+            this.text(
+              asObject(p).text ?? (asObject(p).functionCall ? JSON.stringify(asObject(p).functionCall) : ''),
+            );
         return;
       case 'responses': {
         const type = typeof d.type === 'string' ? d.type : (event ?? '');
@@ -51,7 +54,8 @@ export class UsageProbe {
           this.text(delta.content);
           this.text(delta.reasoning_content);
           if (Array.isArray(delta.tool_calls))
-            for (const t of delta.tool_calls) this.text(asObject(asObject(t).function).arguments ?? asObject(asObject(t).function).name);
+            for (const t of delta.tool_calls)
+              this.text(asObject(asObject(t).function).arguments ?? asObject(asObject(t).function).name);
           this.text(asObject(c).text);
         }
       }
@@ -88,10 +92,21 @@ export class UsageProbe {
     else if (type === 'message_delta' && d.usage) {
       const out = anthropicUsage({ ...asObject(asObject(d.message).usage), ...asObject(d.usage) });
       const input = this.anthropicInput;
-      this.reported = input && !out.prompt_tokens ? { ...out, prompt_tokens: input.prompt_tokens, cached_tokens: input.cached_tokens, cache_creation_tokens: input.cache_creation_tokens } : out;
+      this.reported =
+        input && !out.prompt_tokens
+          ? {
+              ...out,
+              prompt_tokens: input.prompt_tokens,
+              cached_tokens: input.cached_tokens,
+              cache_creation_tokens: input.cache_creation_tokens,
+            }
+          : out;
       // message_delta repeats the cache counts but not their one-hour part: message_start has it.
       if (input?.cache_creation_1h_tokens && this.reported.cache_creation_1h_tokens === undefined)
-        this.reported.cache_creation_1h_tokens = Math.min(input.cache_creation_1h_tokens, this.reported.cache_creation_tokens);
+        this.reported.cache_creation_1h_tokens = Math.min(
+          input.cache_creation_1h_tokens,
+          this.reported.cache_creation_tokens,
+        );
     } else if (type === 'content_block_delta') {
       const delta = asObject(d.delta);
       this.text(delta.text ?? delta.thinking ?? delta.partial_json);

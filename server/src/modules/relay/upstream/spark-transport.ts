@@ -1,7 +1,15 @@
 import type { ClientSignal } from '../client-signal';
 import { PassThrough } from 'node:stream';
 import WebSocket from 'ws';
-import { parseSparkKey, sparkAuthUrl, sparkDomain, sparkFrameIsLast, sparkFrameToChunks, sparkRequestFrame, sparkVersion } from '../adapters/spark';
+import {
+  parseSparkKey,
+  sparkAuthUrl,
+  sparkDomain,
+  sparkFrameIsLast,
+  sparkFrameToChunks,
+  sparkRequestFrame,
+  sparkVersion,
+} from '../adapters/spark';
 import { RelayError } from '../errors';
 import type { AdapterRequest, JsonObject, ProviderAdapter } from '../types';
 
@@ -52,11 +60,16 @@ export function sparkCall(
       else out.destroy(e);
       ws.terminate();
     };
-    const onAbort = () => fail(new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' }));
+    const onAbort = () =>
+      fail(new RelayError(499, 'relay_upstream_failed', { reason: 'client closed the request' }));
     signal.once('abort', onAbort);
     const respond = (body: PassThrough & { text?: () => Promise<string> }, contentType: string) => {
       started = true;
-      resolve({ statusCode: 200, headers: { 'content-type': contentType }, body: body as UpstreamResponse['body'] });
+      resolve({
+        statusCode: 200,
+        headers: { 'content-type': contentType },
+        body: body as UpstreamResponse['body'],
+      });
     };
     ws.on('open', () => ws.send(JSON.stringify(sparkRequestFrame(areq.body, appId, sparkDomain(version)))));
     ws.on('message', (data: WebSocket.RawData) => {
@@ -66,7 +79,11 @@ export function sparkCall(
         frame = JSON.parse(rawText(data)) as unknown;
         chunks = sparkFrameToChunks(frame, context);
       } catch (err) {
-        return fail(err instanceof RelayError ? err : new RelayError(502, 'relay_upstream_failed', { reason: 'bad frame' }, '', null, true));
+        return fail(
+          err instanceof RelayError
+            ? err
+            : new RelayError(502, 'relay_upstream_failed', { reason: 'bad frame' }, '', null, true),
+        );
       }
       if (areq.stream) {
         if (!started) respond(Object.assign(out, { text: () => Promise.resolve('') }), 'text/event-stream');
@@ -88,7 +105,17 @@ export function sparkCall(
           object: 'chat.completion',
           created: context.created,
           model: areq.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: toolCalls ? null : content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: toolCalls ? null : content,
+                ...(toolCalls ? { tool_calls: toolCalls } : {}),
+              },
+              finish_reason: finish,
+            },
+          ],
           ...(usage ? { usage } : {}),
         };
         const text = JSON.stringify(completion);
@@ -97,10 +124,13 @@ export function sparkCall(
         respond(body, 'application/json');
       }
     });
-    ws.on('error', () => fail(new RelayError(502, 'relay_upstream_failed', { reason: 'network error' }, '', null, true)));
+    ws.on('error', () =>
+      fail(new RelayError(502, 'relay_upstream_failed', { reason: 'network error' }, '', null, true)),
+    );
     ws.on('close', () => {
       signal.removeListener('abort', onAbort);
-      if (!started) reject(new RelayError(502, 'relay_upstream_failed', { reason: 'connection closed' }, '', null, true));
+      if (!started)
+        reject(new RelayError(502, 'relay_upstream_failed', { reason: 'connection closed' }, '', null, true));
       else if (areq.stream && !out.writableEnded) out.destroy(new Error('upstream closed'));
     });
   });

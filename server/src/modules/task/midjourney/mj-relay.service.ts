@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { ChannelHealthService, RelayAdmission, RelayCacheService, RelayError, sanitizeUpstreamText } from '../../relay';
+import {
+  ChannelHealthService,
+  RelayAdmission,
+  RelayCacheService,
+  RelayError,
+  sanitizeUpstreamText,
+} from '../../relay';
 import type { ChannelSnapshot, InboundRequest } from '../../relay';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/app-config';

@@ -24,6 +24,8 @@ export function vertexModelsUrl(
   baseUrl = '',
 ): string {
   // A channel base URL (a private endpoint, a proxy) wins over the public host of the region.
-  const origin = baseUrl || `https://${region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`}`;
+  const origin =
+    baseUrl ||
+    `https://${region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`}`;
   return `${origin}/v1/projects/${projectId}/locations/${region}/publishers/${publisher}/models/`;
 }

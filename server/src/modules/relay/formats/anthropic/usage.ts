@@ -34,7 +34,9 @@ export function openAIUsageFromCounts(counts: UsageCounts): JsonMap {
     prompt_tokens_details: {
       cached_tokens: counts.cached_tokens,
       cache_creation_tokens: counts.cache_creation_tokens,
-      ...(counts.cache_creation_1h_tokens ? { cache_creation_1h_tokens: counts.cache_creation_1h_tokens } : {}),
+      ...(counts.cache_creation_1h_tokens
+        ? { cache_creation_1h_tokens: counts.cache_creation_1h_tokens }
+        : {}),
     },
   };
 }
