@@ -29,7 +29,7 @@ import { useQuotaFormat } from '../../format/use-quota-format';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
-import { SelfBudgetCard } from '../budgets/budget-usage';
+import { SelfBudgetCard } from '../../components/budget-usage';
 import { DateTimeRange, PickersProvider } from '../../components/date-time-range';
 import { useUsageDataQuery } from './dashboard-api';
 import { DASHBOARD_NAMESPACE, dashboardLocales } from './dashboard-locales';

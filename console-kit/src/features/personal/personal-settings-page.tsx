@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Box, Card, CircularProgress, Tab, Tabs, Typography } from '@mui/material';
 import { useGetSelfQuery } from '../../api/gatehouse-api';
 import { describeApiError } from '../../api/describe-api-error';
-import { SelfBudgetCard } from '../budgets/budget-usage';
+import { SelfBudgetCard } from '../../components/budget-usage';
 import { AvailableModels } from './available-models';
 import { BindingsPanel } from './bindings-panel';
 import { InviteCard } from './invite-card';

@@ -7,7 +7,7 @@ import { OptionsPanel, type FieldSpec } from './options-panel';
 import { useDeleteLogsBeforeMutation, type OptionValues } from './options-api';
 import { RatioSettings } from './ratio-settings';
 import { useSettingsTranslation } from './settings-locales';
-import { GroupBudgetsPanel } from '../budgets/group-budgets-panel';
+import { GroupBudgetsPanel } from './group-budgets-panel';
 
 const GENERAL: FieldSpec[] = [
   { key: 'DisplayInCurrencyEnabled', kind: 'bool' },

@@ -18,7 +18,7 @@ import { isAdmin } from '../../shell/shell-nav';
 import { useSession } from '../../provider/use-session';
 import { ContentLogSwitch } from '../../components/content-log-switch';
 import { ExpiryPicker } from '../../components/expiry-picker';
-import { BudgetEditor } from '../budgets/budget-editor';
+import { BudgetEditor } from '../../components/budget-editor';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';

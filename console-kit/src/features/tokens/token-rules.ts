@@ -1,6 +1,6 @@
 import type { Token, TokenFields } from './tokens-api';
 import { formatExpiry, parseExpiry } from '../../lib/expiry';
-import { buildBudget, budgetFormOf, emptyBudgetForm, type BudgetForm } from '../budgets/budget-rules';
+import { buildBudget, budgetFormOf, emptyBudgetForm, type BudgetForm } from '../../lib/budget-rules';
 
 export {
   EXPIRY_FORMAT,

@@ -1,5 +1,5 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
-import type { Budget } from '../budgets/budget-rules';
+import type { Budget } from '../../lib/budget-rules';
 import type { Page, Schemas } from '../../api/wire';
 
 /**

@@ -16,9 +16,9 @@ import {
 import dayjs from 'dayjs';
 import { describeApiError } from '../../api/describe-api-error';
 import { useQuotaFormat } from '../../format/use-quota-format';
-import type { BudgetStatus } from '../budgets/budget-rules';
-import { BudgetUsage } from '../budgets/budget-usage';
-import { useGetTokenBudgetsQuery } from '../budgets/budgets-api';
+import type { BudgetStatus } from '../../lib/budget-rules';
+import { BudgetUsage } from '../../components/budget-usage';
+import { useGetTokenBudgetsQuery } from '../../lib/budgets-api';
 import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';

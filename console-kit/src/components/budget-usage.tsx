@@ -1,8 +1,8 @@
 import { Box, Card, CardContent, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
-import { useQuotaFormat } from '../../format/use-quota-format';
-import { useFeatureTranslation } from '../../provider/console-i18n';
-import { usageColor, usedPercent, type BudgetStatus, type PeriodUsage } from './budget-rules';
-import { useGetSelfBudgetsQuery } from './budgets-api';
+import { useQuotaFormat } from '../format/use-quota-format';
+import { useFeatureTranslation } from '../provider/console-i18n';
+import { usageColor, usedPercent, type BudgetStatus, type PeriodUsage } from '../lib/budget-rules';
+import { useGetSelfBudgetsQuery } from '../lib/budgets-api';
 import { BUDGETS_NAMESPACE, budgetsLocales } from './budgets-locales';
 
 /** One period: used / cap for quota and requests, a bar, and when it resets. */

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../api/wire';
+import type { Schemas } from '../api/wire';
 
 /** Periodic budgets (docs/budgets.md): caps per day, week (from Monday) and month, 0 = no cap. */
 export const BUDGET_PERIODS = ['day', 'week', 'month'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LocaleResource } from '../../provider/console-i18n';
+import type { LocaleResource } from '../provider/console-i18n';
 import {
   budgetFormOf,
   buildBudget,
@@ -10,7 +10,7 @@ import {
   usedPercent,
   type PeriodUsage,
 } from './budget-rules';
-import { budgetsLocales } from './budgets-locales';
+import { budgetsLocales } from '../components/budgets-locales';
 
 const usage = (over: Partial<PeriodUsage>): PeriodUsage => ({
   period: 'day',

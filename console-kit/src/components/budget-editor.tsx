@@ -1,7 +1,7 @@
 import { Box, Stack, TextField, Typography } from '@mui/material';
-import { useQuotaFormat } from '../../format/use-quota-format';
-import { useFeatureTranslation } from '../../provider/console-i18n';
-import { BUDGET_PERIODS, type BudgetForm, type BudgetPeriod } from './budget-rules';
+import { useQuotaFormat } from '../format/use-quota-format';
+import { useFeatureTranslation } from '../provider/console-i18n';
+import { BUDGET_PERIODS, type BudgetForm, type BudgetPeriod } from '../lib/budget-rules';
 import { BUDGETS_NAMESPACE, budgetsLocales } from './budgets-locales';
 
 export interface BudgetEditorProps {

@@ -3,12 +3,12 @@ import { Alert, Box, Button, Card, CardContent, Divider, Stack, TextField, Typog
 import { describeApiError } from '../../api/describe-api-error';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { useSaveOptions, type OptionValues } from '../settings/options-api';
-import { BudgetEditor } from './budget-editor';
-import { emptyBudgetForm, groupBudgetRows, groupBudgetsText, type BudgetForm } from './budget-rules';
-import { BudgetUsage } from './budget-usage';
-import { useGetGroupBudgetsQuery } from './budgets-api';
-import { BUDGETS_NAMESPACE, budgetsLocales } from './budgets-locales';
+import { useSaveOptions, type OptionValues } from './options-api';
+import { BudgetEditor } from '../../components/budget-editor';
+import { emptyBudgetForm, groupBudgetRows, groupBudgetsText, type BudgetForm } from '../../lib/budget-rules';
+import { BudgetUsage } from '../../components/budget-usage';
+import { useGetGroupBudgetsQuery } from '../../lib/budgets-api';
+import { BUDGETS_NAMESPACE, budgetsLocales } from '../../components/budgets-locales';
 
 interface Row {
   key: number;

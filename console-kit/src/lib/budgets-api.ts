@@ -1,4 +1,4 @@
-import { gatehouseApi } from '../../api/gatehouse-api';
+import { gatehouseApi } from '../api/gatehouse-api';
 import type { BudgetStatus } from './budget-rules';
 
 /** `GET /api/budget/self`: the signed-in user's budget and its group's. */
