@@ -18,9 +18,6 @@ const crossFeatureImporters = [
   'src/features/personal/security-panel.tsx',
   'src/features/register/register-page.tsx',
   'src/features/security/security.spec.tsx',
-  'src/features/settings/settings-locales.spec.ts',
-  'src/features/tokens/locales.spec.ts',
-  'src/features/tokens/tokens-page.tsx',
   'src/features/users/users-page.tsx',
 ];
 

@@ -7,7 +7,7 @@ import {
   safeChatUrl,
   serverAddressOf,
   withKeyPrefix,
-} from './chat-links';
+} from '../../lib/chat-links';
 import { chatIndexOf } from './chat-page';
 import { firstChatLink } from './chat2link-page';
 

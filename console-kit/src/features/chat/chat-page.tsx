@@ -5,7 +5,7 @@ import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { CHAT_NAMESPACE, chatLocales } from './chat-locales';
-import { fillChatLink, parseChats, safeChatUrl, serverAddressOf } from './chat-links';
+import { fillChatLink, parseChats, safeChatUrl, serverAddressOf } from '../../lib/chat-links';
 import { useChatKey } from './use-chat-key';
 
 /** Which configured link `/chat/{id}` means: the index (default 0), or null when there is no such link. */

@@ -4,7 +4,7 @@ import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { CHAT_NAMESPACE, chatLocales } from './chat-locales';
-import { chat2LinkUrl, parseChats, safeChatUrl, serverAddressOf } from './chat-links';
+import { chat2LinkUrl, parseChats, safeChatUrl, serverAddressOf } from '../../lib/chat-links';
 import { useChatKey } from './use-chat-key';
 
 /** The first configured chat link (`chat_link`, else the first of `chats`). */

@@ -9,5 +9,5 @@ export {
   chat2LinkUrl,
   serverAddressOf,
   type ChatLink,
-} from './chat-links';
+} from '../../lib/chat-links';
 export { chatLocales, CHAT_NAMESPACE } from './chat-locales';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { LocaleResource } from '../../provider/console-i18n';
-import { usersLocales } from '../users/users-locales';
 import { settingsLocales } from './settings-locales';
 
 function keysOf(resource: LocaleResource, prefix = ''): string[] {
@@ -12,7 +11,6 @@ function keysOf(resource: LocaleResource, prefix = ''): string[] {
 describe('translations', () => {
   it.each([
     ['settings', settingsLocales],
-    ['users', usersLocales],
   ])('%s has every string in both Chinese and English', (_name, bundles) => {
     const zh = keysOf(bundles.zh).sort();
     const en = keysOf(bundles.en).sort();

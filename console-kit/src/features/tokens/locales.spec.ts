@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { LocaleResource } from '../../provider/console-i18n';
-import { chatLocales } from '../chat/chat-locales';
-import { redemptionsLocales } from '../redemptions/redemptions-locales';
-import { walletLocales } from '../wallet/wallet-locales';
 import { tokensLocales } from './tokens-locales';
 
 function keysOf(resource: LocaleResource, prefix = ''): string[] {
@@ -14,9 +11,6 @@ function keysOf(resource: LocaleResource, prefix = ''): string[] {
 describe('translations', () => {
   it.each([
     ['tokens', tokensLocales],
-    ['redemptions', redemptionsLocales],
-    ['wallet', walletLocales],
-    ['chat', chatLocales],
   ])('%s has every string in both Chinese and English', (_name, bundles) => {
     const zh = keysOf(bundles.zh).sort();
     const en = keysOf(bundles.en).sort();

@@ -23,7 +23,7 @@ import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
-import { fillChatLink, parseChats, safeChatUrl, serverAddressOf, type ChatLink } from '../chat/chat-links';
+import { fillChatLink, parseChats, safeChatUrl, serverAddressOf, type ChatLink } from '../../lib/chat-links';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import {
   ListPageLayout,

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { budgetsLocales } from '../../components/budgets-locales';
+import { contentSwitchLocales } from '../../components/content-log-switch';
+import { logExportLocales } from '../../components/log-export-button';
 import { aboutLocales } from '../../features/about/about-locales';
 import { authLocales } from '../../features/auth/auth-locales';
+import { chatLocales } from '../../features/chat/chat-locales';
 import { homeLocales } from '../../features/home/home-locales';
 import { noticeLocales } from '../../features/notice/notice-locales';
 import { oauthLocales } from '../../features/oauth/oauth-locales';
 import { personalLocales } from '../../features/personal/personal-locales';
+import { redemptionsLocales } from '../../features/redemptions/redemptions-locales';
 import { registerLocales } from '../../features/register/register-locales';
 import { resetLocales } from '../../features/reset/reset-locales';
+import { settingsLocales } from '../../features/settings/settings-locales';
+import { tokensLocales } from '../../features/tokens/tokens-locales';
+import { usersLocales } from '../../features/users/users-locales';
+import { walletLocales } from '../../features/wallet/wallet-locales';
 import type { LocaleBundles, LocaleResource } from '../console-i18n';
 import { commonLocales } from './common-locales';
 
@@ -26,6 +35,15 @@ const bundles: Record<string, LocaleBundles> = {
   personal: personalLocales,
   register: registerLocales,
   reset: resetLocales,
+  settings: settingsLocales,
+  users: usersLocales,
+  tokens: tokensLocales,
+  redemptions: redemptionsLocales,
+  wallet: walletLocales,
+  chat: chatLocales,
+  budgets: budgetsLocales,
+  contentLogSwitch: contentSwitchLocales,
+  logExport: logExportLocales,
 };
 
 describe('console strings', () => {
