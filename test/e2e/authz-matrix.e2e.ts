@@ -125,7 +125,9 @@ export const ROUTES: Route[] = [
   // tokens (own)
   r('get', '/api/token', 'user', { query: '?p=1&page_size=5' }),
   r('get', '/api/token/search', 'user', { query: '?keyword=mt' }),
-  r('post', '/api/token', 'user', { body: () => ({ name: uname('mt'), remain_quota: 100, expired_time: -1 }) }),
+  r('post', '/api/token', 'user', {
+    body: () => ({ name: uname('mt'), remain_quota: 100, expired_time: -1 }),
+  }),
   r('put', '/api/token', 'user', { body: (c) => ({ id: c.victimId, name: uname('mt') }) }),
   r('get', '/api/token/{id}', 'user'),
   r('post', '/api/token/{id}/key', 'user'),

@@ -181,7 +181,9 @@ describe('channel administration', () => {
       expect(a).toMatchObject({ group: 'default', auto_ban: 1 });
       const spark = await get(await create({ type: 18, models: 'SparkDesk-v3.5', other: '' }));
       expect(spark).toMatchObject({ other: 'v2.1' });
-      const b = await get(await create({ group: undefined, groups: ['vip', 'default'], models: ['gpt-4o', 'o3'] }));
+      const b = await get(
+        await create({ group: undefined, groups: ['vip', 'default'], models: ['gpt-4o', 'o3'] }),
+      );
       expect(b).toMatchObject({ group: 'vip,default', models: 'gpt-4o,o3' });
     });
 
@@ -225,7 +227,9 @@ describe('channel administration', () => {
     it('ordinary users get 403 on every channel route', async () => {
       await plain.get('/api/channel/').expect(403);
       await plain.get('/api/channel/models_enabled').expect(403);
-      const res = await plain.post('/api/channel/', { type: 1, name: 'x', key: 'k', models: 'gpt-4o' }).expect(403);
+      const res = await plain
+        .post('/api/channel/', { type: 1, name: 'x', key: 'k', models: 'gpt-4o' })
+        .expect(403);
       expect(res.body.success).toBe(false);
     });
   });
@@ -245,7 +249,11 @@ describe('channel administration', () => {
       ['malformed model_mapping', { model_mapping: '{"a": ' }, MSG.json('model_mapping')],
       ['model_mapping as a JSON array', { model_mapping: '["a"]' }, MSG.json('model_mapping')],
       ['model_mapping as a JSON string', { model_mapping: '"a"' }, MSG.json('model_mapping')],
-      ['malformed status_code_mapping', { status_code_mapping: '{400: 500}' }, MSG.json('status_code_mapping')],
+      [
+        'malformed status_code_mapping',
+        { status_code_mapping: '{400: 500}' },
+        MSG.json('status_code_mapping'),
+      ],
       ['malformed param_override', { param_override: 'nope' }, MSG.json('param_override')],
       ['malformed setting', { setting: '{' }, MSG.json('setting')],
       ['malformed JSON in other', { other: '{"region":' }, MSG.json('other')],
@@ -299,7 +307,10 @@ describe('channel administration', () => {
         expect(res.status).toBe(200);
         expect(res.body.success).toBe(false);
       }
-      const broken = await admin.post('/api/channel/').set('Content-Type', 'application/json').send('{"name":');
+      const broken = await admin
+        .post('/api/channel/')
+        .set('Content-Type', 'application/json')
+        .send('{"name":');
       expect(broken.status).toBe(200);
       expect(broken.body.success).toBe(false);
       const empty = await admin.post('/api/channel/');
@@ -497,16 +508,29 @@ describe('channel administration', () => {
         await create({ type, tag: 'grpA', models: modelA, priority: 9, weight: 1, group: 'vip' }),
       ];
       t2 = await create({ type, tag: 'grpB', models: 'tag-model-b', priority: 2, weight: 3 });
-      plainIds = [await create({ type, models: 'tag-model-c' }), await create({ type, models: 'tag-model-d' })];
+      plainIds = [
+        await create({ type, models: 'tag-model-c' }),
+        await create({ type, models: 'tag-model-d' }),
+      ];
     });
 
     it('tag mode pages over tags; a tag row carries children; untagged channels are plain rows', async () => {
-      const res = await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=100&id_sort=true`).expect(200);
+      const res = await admin
+        .get(`/api/channel/?tag_mode=true&type=${type}&page_size=100&id_sort=true`)
+        .expect(200);
       const data = res.body.data;
       expect(data.total).toBe(4); // grpA, grpB and two untagged channels
       const rows: ChannelRowBody[] = data.items;
       const a = rows.find((r) => r.tag === 'grpA' && r.children)!;
-      expect(a).toMatchObject({ is_tag: true, name: 'grpA', key: '', status: 1, priority: null, weight: 1, type });
+      expect(a).toMatchObject({
+        is_tag: true,
+        name: 'grpA',
+        key: '',
+        status: 1,
+        priority: null,
+        weight: 1,
+        type,
+      });
       expect(a.children!.map((c) => c.id).sort()).toEqual([...t1].sort());
       for (const c of a.children!) expect(c.key).toBe('');
       expect(a.group.split(',').sort()).toEqual(['default', 'vip']);
@@ -517,8 +541,10 @@ describe('channel administration', () => {
       expect(plainRows.map((r) => r.id).sort()).toEqual([...plainIds].sort());
 
       // Paging counts rows, not channels.
-      const p1 = (await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=3&p=1`).expect(200)).body.data;
-      const p2 = (await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=3&p=2`).expect(200)).body.data;
+      const p1 = (await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=3&p=1`).expect(200))
+        .body.data;
+      const p2 = (await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=3&p=2`).expect(200))
+        .body.data;
       expect(p1.items).toHaveLength(3);
       expect(p2.items).toHaveLength(1);
       expect(p1.total).toBe(4);
@@ -526,8 +552,8 @@ describe('channel administration', () => {
 
     it('a tag row is enabled when any child is; tag disable/enable moves the abilities', async () => {
       await admin.put('/api/channel/', { id: t1[0], status: 2 }).expect(200);
-      let rows: ChannelRowBody[] = (await admin.get(`/api/channel/?tag_mode=true&type=${type}`).expect(200)).body.data
-        .items;
+      let rows: ChannelRowBody[] = (await admin.get(`/api/channel/?tag_mode=true&type=${type}`).expect(200))
+        .body.data.items;
       expect(rows.find((r) => r.tag === 'grpA')!.status).toBe(1);
       expect(await enabledModels()).toContain(modelA);
 
@@ -569,7 +595,12 @@ describe('channel administration', () => {
         expect(ab.every((a) => Number(a.priority) === 42 && a.weight === 7 && a.tag === 'grpA')).toBe(true);
       }
       // Empty fields change nothing.
-      const none = await admin.put('/api/channel/tag', { tag: 'grpA', models: '', priority: null, weight: '' });
+      const none = await admin.put('/api/channel/tag', {
+        tag: 'grpA',
+        models: '',
+        priority: null,
+        weight: '',
+      });
       expect(none.body).toMatchObject({ success: false, message: MSG.noChanges });
       const bad = await admin.put('/api/channel/tag', { tag: 'grpA', weight: -1 });
       expect(bad.body).toMatchObject({ success: false, message: MSG.weight });
@@ -587,14 +618,18 @@ describe('channel administration', () => {
       const dissolved = await admin.put('/api/channel/tag', { tag: 'grpA2', new_tag: '' });
       expect(dissolved.body).toMatchObject({ success: true, data: 2 });
       for (const id of t1) expect((await get(id)).tag).toBeNull();
-      const rows: ChannelRowBody[] = (await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=100`)).body
-        .data.items;
+      const rows: ChannelRowBody[] = (
+        await admin.get(`/api/channel/?tag_mode=true&type=${type}&page_size=100`)
+      ).body.data.items;
       expect(rows.filter((r) => r.children).map((r) => r.tag)).toEqual(['grpB']);
       expect(rows).toHaveLength(5);
     });
 
     it('POST /batch/tag tags the chosen channels and their abilities', async () => {
-      const res = await admin.post('/api/channel/batch/tag', { ids: [...plainIds, 99999999], tag: 'batched' });
+      const res = await admin.post('/api/channel/batch/tag', {
+        ids: [...plainIds, 99999999],
+        tag: 'batched',
+      });
       expect(res.body).toMatchObject({ success: true, data: 2 });
       for (const id of plainIds) {
         expect((await get(id)).tag).toBe('batched');
@@ -605,7 +640,10 @@ describe('channel administration', () => {
       const noTag = await admin.post('/api/channel/batch/tag', { ids: plainIds, tag: '' });
       expect(noTag.body).toMatchObject({ success: false });
       expect(noTag.body.message).toContain(MSG.tagRequired);
-      const badIds = await admin.post('/api/channel/batch/tag', { ids: ['1; DROP TABLE channels'], tag: 'x' });
+      const badIds = await admin.post('/api/channel/batch/tag', {
+        ids: ['1; DROP TABLE channels'],
+        tag: 'x',
+      });
       expect(badIds.body.success).toBe(false);
     });
   });
@@ -680,14 +718,26 @@ describe('channel administration', () => {
     });
 
     it('POST /copy/:id copies a channel (key included) with a suffix; balance restarts', async () => {
-      const id = await create({ name: 'source', key: 'copied-key', models: 'gpt-4o,o3', tag: 'copytag', priority: 4 });
+      const id = await create({
+        name: 'source',
+        key: 'copied-key',
+        models: 'gpt-4o,o3',
+        tag: 'copytag',
+        priority: 4,
+      });
       await channels().update({ id }, { balance: 12.5, used_quota: 777 });
       const res = await admin.post(`/api/channel/copy/${id}?suffix=-copy`).expect(200);
       expect(res.body.success).toBe(true);
       const copyId = res.body.data.id;
       expect(copyId).not.toBe(id);
       const copy = await get(copyId);
-      expect(copy).toMatchObject({ name: 'source-copy', models: 'gpt-4o,o3', tag: 'copytag', priority: 4, key: '' });
+      expect(copy).toMatchObject({
+        name: 'source-copy',
+        models: 'gpt-4o,o3',
+        tag: 'copytag',
+        priority: 4,
+        key: '',
+      });
       const row = await channels().findOneByOrFail({ id: copyId });
       expect(channelService.decryptKey(row)).toBe('copied-key');
       expect(Number(row.balance)).toBe(0);

@@ -75,7 +75,9 @@ describe('email codes, binding, password reset and Turnstile', () => {
       const reset = await anon().get(`/api/reset_password?email=${addr}`).expect(200);
       expect(reset.body).toMatchObject({ success: false, message: 'SMTP 服务器未配置' });
       // The same answer for an address nobody has: nothing about accounts is revealed.
-      const unknown = await anon().get(`/api/reset_password?email=${email('nobody')}`).expect(200);
+      const unknown = await anon()
+        .get(`/api/reset_password?email=${email('nobody')}`)
+        .expect(200);
       expect(unknown.body).toEqual(reset.body);
       expect(smtp.messages).toHaveLength(0);
       expect(await codes().count()).toBe(0);

@@ -260,18 +260,25 @@ describe('relay', () => {
         .set('Authorization', `Bearer ${key}`)
         .set('content-type', 'application/json')
         .send(raw);
-    const plain = '{"model":"gpt-4o",  "messages":[{"role":"user","content":"hi \\u00e9"}], "temperature": 0.50}';
+    const plain =
+      '{"model":"gpt-4o",  "messages":[{"role":"user","content":"hi \\u00e9"}], "temperature": 0.50}';
     expect((await send(plain)).status).toBe(200);
     expect(mock.last!.rawBody.toString('utf8')).toBe(plain);
     // A stream gets stream_options.include_usage added upstream: the client's bytes with that member appended.
-    const streamed = '{"model":"gpt-4o",  "stream": true, "messages":[{"role":"user","content":"hi \\u00e9"}] } \n';
+    const streamed =
+      '{"model":"gpt-4o",  "stream": true, "messages":[{"role":"user","content":"hi \\u00e9"}] } \n';
     expect((await send(streamed)).status).toBe(200);
     expect(mock.last!.rawBody.toString('utf8')).toBe(
       '{"model":"gpt-4o",  "stream": true, "messages":[{"role":"user","content":"hi \\u00e9"}] ,"stream_options":{"include_usage":true}} \n',
     );
-    expect(mock.last!.body).toMatchObject({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true } });
+    expect(mock.last!.body).toMatchObject({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     // The client's own stream_options changed (include_usage forced on): the body is re-serialised.
-    const own = '{"model":"gpt-4o", "stream": true, "stream_options": {"include_usage": false}, "messages":[{"role":"user","content":"hi"}]}';
+    const own =
+      '{"model":"gpt-4o", "stream": true, "stream_options": {"include_usage": false}, "messages":[{"role":"user","content":"hi"}]}';
     expect((await send(own)).status).toBe(200);
     expect(mock.last!.rawBody.toString('utf8')).not.toBe(own);
     expect(mock.last!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });

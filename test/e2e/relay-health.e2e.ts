@@ -15,13 +15,22 @@ describe('channel health', () => {
   let root: ApiClient;
 
   const status = async (id: number) => {
-    const rows: Array<{ status: number; other_info: string | null; response_time: number; test_time: number }> = await t.ds
+    const rows: Array<{
+      status: number;
+      other_info: string | null;
+      response_time: number;
+      test_time: number;
+    }> = await t.ds
       .createQueryBuilder()
       .select(['status', 'other_info', 'response_time', 'test_time'])
       .from('channels', 'c')
       .where('id = :id', { id })
       .getRawMany();
-    return { ...rows[0], status: Number(rows[0].status), info: JSON.parse(rows[0].other_info || '{}') as Record<string, unknown> };
+    return {
+      ...rows[0],
+      status: Number(rows[0].status),
+      info: JSON.parse(rows[0].other_info || '{}') as Record<string, unknown>,
+    };
   };
 
   beforeAll(async () => {
@@ -29,7 +38,16 @@ describe('channel health', () => {
     slow = createServer((_req, res) => {
       setTimeout(() => {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+        res.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            created: 1,
+            model: 'gpt-4o',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          }),
+        );
       }, 1300);
     });
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
@@ -57,8 +75,19 @@ describe('channel health', () => {
   it('disables an auto_ban channel on a 401 and enables it again when a later test passes', async () => {
     await putOption(root, 'AutomaticDisableChannelEnabled', 'true');
     await putOption(root, 'AutomaticEnableChannelEnabled', 'true');
-    const id = await makeChannel(t, { base_url: mock.url, models: 'gpt-4o', name: 'flaky', key: 'wrong-key' });
-    const spare = await makeChannel(t, { base_url: mock.url, models: 'gpt-4o', name: 'spared', key: 'wrong-key', auto_ban: 0 });
+    const id = await makeChannel(t, {
+      base_url: mock.url,
+      models: 'gpt-4o',
+      name: 'flaky',
+      key: 'wrong-key',
+    });
+    const spare = await makeChannel(t, {
+      base_url: mock.url,
+      models: 'gpt-4o',
+      name: 'spared',
+      key: 'wrong-key',
+      auto_ban: 0,
+    });
     mock.requireKey = 'right-key';
     const r = await t.app.get(ChannelTestService).testOne(id);
     expect(r?.success).toBe(false);
@@ -107,15 +136,24 @@ describe('channel health', () => {
     const user = root.userId!;
     await setQuota(t, user, 10_000_000);
     const key = (await makeToken(t, user)).key;
-    const bad = await makeChannel(t, { base_url: mock.url, models: 'traffic-model', key: 'k1', priority: 10 });
+    const bad = await makeChannel(t, {
+      base_url: mock.url,
+      models: 'traffic-model',
+      key: 'k1',
+      priority: 10,
+    });
     await makeChannel(t, { base_url: mock.url, models: 'traffic-model', key: 'k2', priority: 0 });
     await putOption(root, 'ModelRatio', JSON.stringify({ 'traffic-model': 1 }));
     mock.requireKey = 'k2';
-    const res = await request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send({ model: 'traffic-model', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'traffic-model', messages: [{ role: 'user', content: 'hi' }] });
     mock.requireKey = null;
     expect(res.status).toBe(200);
     const deadline = Date.now() + 2000;
-    while ((await status(bad)).status !== 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while ((await status(bad)).status !== 3 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
     expect((await status(bad)).status).toBe(3);
   });
 });

@@ -32,13 +32,17 @@ describe('relay across nodes with Redis', () => {
   });
 
   const ask = (t: TestApp) =>
-    request(t.url).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    request(t.url)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
 
   it('counts one user’s requests on both nodes against one limit', async () => {
     // The option change made on node A reaches node B through Redis.
     const options = b.app.get(OptionService);
     const deadline = Date.now() + 1000;
-    while (options.num('ModelRequestRateLimitCount') !== 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (options.num('ModelRequestRateLimitCount') !== 3 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(options.bool('ModelRequestRateLimitEnabled')).toBe(true);
     expect(options.num('ModelRequestRateLimitCount')).toBe(3);
     const statuses = [(await ask(a)).status, (await ask(b)).status, (await ask(a)).status];

@@ -20,11 +20,17 @@ describe('iFlytek Spark channel', () => {
     await new Promise<void>((r) => wss.once('listening', () => r()));
     wss.on('connection', (socket, req) => {
       socket.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString('utf8')) as { payload: { message: { text: Array<{ content: string }> } } };
+        const frame = JSON.parse(data.toString('utf8')) as {
+          payload: { message: { text: Array<{ content: string }> } };
+        };
         seen.push({ url: req.url ?? '', frame });
         const text = frame.payload.message.text.at(-1)?.content ?? '';
         if (text.includes('[[fail]]')) {
-          socket.send(JSON.stringify({ header: { code: 10013, message: 'input content is not compliant', sid: 's1', status: 2 } }));
+          socket.send(
+            JSON.stringify({
+              header: { code: 10013, message: 'input content is not compliant', sid: 's1', status: 2 },
+            }),
+          );
           return;
         }
         const words = ['Hello', ' from', ' Spark.'];
@@ -33,8 +39,14 @@ describe('iFlytek Spark channel', () => {
             JSON.stringify({
               header: { code: 0, message: 'Success', sid: 's1', status: i === words.length - 1 ? 2 : 1 },
               payload: {
-                choices: { status: i === words.length - 1 ? 2 : 1, seq: i, text: [{ content: w, role: 'assistant', index: 0 }] },
-                ...(i === words.length - 1 ? { usage: { text: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } } } : {}),
+                choices: {
+                  status: i === words.length - 1 ? 2 : 1,
+                  seq: i,
+                  text: [{ content: w, role: 'assistant', index: 0 }],
+                },
+                ...(i === words.length - 1
+                  ? { usage: { text: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } } }
+                  : {}),
               },
             }),
           ),
@@ -64,20 +76,35 @@ describe('iFlytek Spark channel', () => {
   const client = () => new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 });
 
   it('answers a chat request through signed websocket frames and bills the reported usage', async () => {
-    const res = await client().chat.completions.create({ model: 'spark-test', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await client().chat.completions.create({
+      model: 'spark-test',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.choices[0].message.content).toBe('Hello from Spark.');
     const { url, frame } = seen.at(-1)!;
     expect(url.startsWith('/v3.5/chat?')).toBe(true);
     const q = new URLSearchParams(url.split('?')[1]);
     expect(Buffer.from(q.get('authorization')!, 'base64').toString()).toContain('api_key="api-key"');
-    expect(frame).toMatchObject({ header: { app_id: 'app-id' }, parameter: { chat: { domain: 'generalv3.5' } } });
+    expect(frame).toMatchObject({
+      header: { app_id: 'app-id' },
+      parameter: { chat: { domain: 'generalv3.5' } },
+    });
     await settle(t);
     const log = (await logsOf(t, rootId)).at(-1)!;
-    expect(log).toMatchObject({ prompt_tokens: 12, completion_tokens: 3, quota: 12 + 3, model_name: 'spark-test' });
+    expect(log).toMatchObject({
+      prompt_tokens: 12,
+      completion_tokens: 3,
+      quota: 12 + 3,
+      model_name: 'spark-test',
+    });
   });
 
   it('streams the frames as OpenAI chunks', async () => {
-    const stream = await client().chat.completions.create({ model: 'spark-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client().chat.completions.create({
+      model: 'spark-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const parts: string[] = [];
     for await (const c of stream) if (c.choices[0]?.delta?.content) parts.push(c.choices[0].delta.content);
     expect(parts).toEqual(['Hello', ' from', ' Spark.']);
@@ -85,7 +112,10 @@ describe('iFlytek Spark channel', () => {
 
   it('turns an error frame into an error answer without charging', async () => {
     await expect(
-      client().chat.completions.create({ model: 'spark-test', messages: [{ role: 'user', content: '[[fail]]' }] }),
+      client().chat.completions.create({
+        model: 'spark-test',
+        messages: [{ role: 'user', content: '[[fail]]' }],
+      }),
     ).rejects.toMatchObject({ message: expect.stringContaining('not compliant') });
     await settle(t);
     expect((await logsOf(t, rootId)).at(-1)).toMatchObject({ type: 5, quota: 0 });

@@ -13,14 +13,25 @@ describe('first-run setup', () => {
   it('reports the state and the database type before setup', async () => {
     const res = await request(t.url).get('/api/setup').expect(200);
     const expected = { sqlite: 'sqlite', mysql: 'mysql', postgres: 'postgres' }[currentDriver()];
-    expect(res.body).toEqual({ success: true, message: '', data: { status: false, root_init: false, database_type: expected } });
+    expect(res.body).toEqual({
+      success: true,
+      message: '',
+      data: { status: false, root_init: false, database_type: expected },
+    });
     const status = await request(t.url).get('/api/status').expect(200);
     expect(status.body.data.setup).toBe(false);
   });
 
   it('answers other API calls with setup_required until setup is done', async () => {
-    const res = await request(t.url).post('/api/user/login').send({ username: 'a', password: 'b' }).expect(200);
-    expect(res.body).toEqual({ success: false, message: expect.stringContaining('初始化'), data: { setup_required: true } });
+    const res = await request(t.url)
+      .post('/api/user/login')
+      .send({ username: 'a', password: 'b' })
+      .expect(200);
+    expect(res.body).toEqual({
+      success: false,
+      message: expect.stringContaining('初始化'),
+      data: { setup_required: true },
+    });
     const en = await request(t.url).get('/api/user/self').set('Accept-Language', 'en-US').expect(200);
     expect(en.body.message).toMatch(/not initialized/);
   });
@@ -41,10 +52,17 @@ describe('first-run setup', () => {
   });
 
   it('creates root exactly once, even when two setups race', async () => {
-    const body = { username: 'boss', password: 'boss-pass-1', confirmPassword: 'boss-pass-1', SelfUseModeEnabled: true };
+    const body = {
+      username: 'boss',
+      password: 'boss-pass-1',
+      confirmPassword: 'boss-pass-1',
+      SelfUseModeEnabled: true,
+    };
     const [a, b] = await Promise.all([
       request(t.url).post('/api/setup').send(body),
-      request(t.url).post('/api/setup').send({ ...body, username: 'boss2' }),
+      request(t.url)
+        .post('/api/setup')
+        .send({ ...body, username: 'boss2' }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const wins = [a, b].filter((r) => r.body.success);
@@ -58,11 +76,17 @@ describe('first-run setup', () => {
     const state = await request(t.url).get('/api/setup').expect(200);
     expect(state.body.data).toMatchObject({ status: true, root_init: true });
     const status = await request(t.url).get('/api/status').expect(200);
-    expect(status.body.data).toMatchObject({ setup: true, self_use_mode_enabled: true, demo_site_enabled: false });
+    expect(status.body.data).toMatchObject({
+      setup: true,
+      self_use_mode_enabled: true,
+      demo_site_enabled: false,
+    });
   });
 
   it('lets root sign in afterwards', async () => {
-    const root = await new ApiClient(t.url).login('boss', 'boss-pass-1').catch(() => new ApiClient(t.url).login('boss2', 'boss-pass-1'));
+    const root = await new ApiClient(t.url)
+      .login('boss', 'boss-pass-1')
+      .catch(() => new ApiClient(t.url).login('boss2', 'boss-pass-1'));
     const self = await root.get('/api/user/self').expect(200);
     expect(self.body.data.role).toBe(Role.Root);
     expect(self.body.data).not.toHaveProperty('password');

@@ -10,7 +10,10 @@ import type { TestApp } from './test-app';
  * Relay test set-up through the product's own services (the management API for these has its own
  * suites): channels pointed at a mock upstream, tokens, balances, and the settled ledger.
  */
-export async function makeChannel(t: TestApp, input: Partial<ChannelInput> & { base_url: string }): Promise<number> {
+export async function makeChannel(
+  t: TestApp,
+  input: Partial<ChannelInput> & { base_url: string },
+): Promise<number> {
   const ch = await t.app.get(ChannelService).create({
     type: 1,
     name: `ch-${Math.random().toString(36).slice(2, 8)}`,
@@ -61,7 +64,9 @@ export async function setQuota(t: TestApp, userId: number, quota: number): Promi
 }
 
 export async function quotaOf(t: TestApp, userId: number): Promise<number> {
-  const rows: Array<{ quota: string | number }> = await t.ds.query(`SELECT quota FROM users WHERE id = ${Math.floor(userId)}`);
+  const rows: Array<{ quota: string | number }> = await t.ds.query(
+    `SELECT quota FROM users WHERE id = ${Math.floor(userId)}`,
+  );
   return Number(rows[0].quota);
 }
 

@@ -9,12 +9,13 @@ function keysOf(resource: LocaleResource, prefix = ''): string[] {
 }
 
 describe('translations', () => {
-  it.each([
-    ['settings', settingsLocales],
-  ])('%s has every string in both Chinese and English', (_name, bundles) => {
-    const zh = keysOf(bundles.zh).sort();
-    const en = keysOf(bundles.en).sort();
-    expect(en.filter((key) => !zh.includes(key))).toEqual([]);
-    expect(zh.filter((key) => !en.includes(key))).toEqual([]);
-  });
+  it.each([['settings', settingsLocales]])(
+    '%s has every string in both Chinese and English',
+    (_name, bundles) => {
+      const zh = keysOf(bundles.zh).sort();
+      const en = keysOf(bundles.en).sort();
+      expect(en.filter((key) => !zh.includes(key))).toEqual([]);
+      expect(zh.filter((key) => !en.includes(key))).toEqual([]);
+    },
+  );
 });

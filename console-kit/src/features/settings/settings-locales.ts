@@ -242,9 +242,11 @@ export const settingsLocales = {
       RetryTimes: '请求失败后换用其他通道重试的次数',
       StreamCacheQueueLength: '每个流式响应的写缓冲大小，0 表示不缓冲',
       SensitiveWords: '一行一个，不需要符号分割',
-      ContentLogMaxBytes: '按渠道、令牌或用户开启内容记录后，请求和响应各保留的最大字节数，超出部分截断并标记',
+      ContentLogMaxBytes:
+        '按渠道、令牌或用户开启内容记录后，请求和响应各保留的最大字节数，超出部分截断并标记',
       ContentLogRetentionDays: '超过天数的内容由主节点每小时清理',
-      ContentLogRedactPaths: '一行一个 JSONPath，例如 messages[*].content 或 $.metadata.user_id；匹配的值保存为 [REDACTED]。密钥和 Authorization 等凭据总是脱敏',
+      ContentLogRedactPaths:
+        '一行一个 JSONPath，例如 messages[*].content 或 $.metadata.user_id；匹配的值保存为 [REDACTED]。密钥和 Authorization 等凭据总是脱敏',
       DataExportInterval: '至少 1 分钟',
       TimeZone: '用量报表按此时区划分日、周、月，例如 Asia/Shanghai；留空则使用服务器时区',
       ChannelDisableThreshold: '测试所有通道时，超过此时间将自动禁用通道',
@@ -683,9 +685,11 @@ export const settingsLocales = {
       RetryTimes: 'How often a failed request is retried on another channel',
       StreamCacheQueueLength: 'Write buffer per streamed response; 0 means unbuffered',
       SensitiveWords: 'One per line, no separators',
-      ContentLogMaxBytes: 'Once content logging is on for a channel, token or user: the most bytes kept of the request and of the response; longer bodies are cut and marked',
+      ContentLogMaxBytes:
+        'Once content logging is on for a channel, token or user: the most bytes kept of the request and of the response; longer bodies are cut and marked',
       ContentLogRetentionDays: 'Content older than this is deleted by the master node every hour',
-      ContentLogRedactPaths: 'One JSONPath per line, e.g. messages[*].content or $.metadata.user_id; matching values are stored as [REDACTED]. Keys and credentials such as Authorization are always redacted',
+      ContentLogRedactPaths:
+        'One JSONPath per line, e.g. messages[*].content or $.metadata.user_id; matching values are stored as [REDACTED]. Keys and credentials such as Authorization are always redacted',
       DataExportInterval: 'At least 1 minute',
       TimeZone:
         'Usage reports cut days, weeks and months in this time zone, e.g. Asia/Shanghai; empty = the server’s time zone',
