@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -8,7 +7,7 @@ import { SafeHttpClient } from '../../common/safe-http';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { BudgetHoldRow, BudgetUsage } from '../../database/entities';
-import { MailService } from '../mail';
+import { deliverNotice, MailService } from '../mail';
 import { OptionService } from '../option';
 import { parseSetting } from '../user';
 import type { UserSnapshot } from '../user';
@@ -578,32 +577,11 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
     });
     const text = `${translate('budget_notice_text', lang, params(lang))}\n${translate('budget_notice_text', 'en', params('en'))}`;
     const subject = `${translate('budget_notice_subject', lang)} / ${translate('budget_notice_subject', 'en')}`;
-    const setting = parseSetting(user.setting);
-    if (setting.notify_type === 'webhook' && setting.webhook_url) {
-      const body = JSON.stringify({
-        type: 'budget_notice',
-        title: subject,
-        content: text,
-        values: [k.scope, k.period, percent],
-        timestamp: Math.floor(Date.now() / 1000),
-      });
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (setting.webhook_secret)
-        headers['X-Webhook-Signature'] = createHmac('sha256', setting.webhook_secret)
-          .update(body)
-          .digest('hex');
-      await this.http.fetch(setting.webhook_url, {
-        method: 'POST',
-        headers,
-        body,
-        timeoutMs: 5000,
-        maxRedirects: 0,
-      });
-      return;
-    }
-    const to = setting.notification_email || user.email;
-    if (to && this.options.get('SMTPServer'))
-      await this.mail.send(to, subject, `<p>${escapeHtml(text).replace('\n', '<br>')}</p>`);
+    await deliverNotice(
+      { http: this.http, mail: this.mail, smtpConfigured: !!this.options.get('SMTPServer') },
+      { ...parseSetting(user.setting), email: user.email },
+      { type: 'budget_notice', title: subject, content: text, values: [k.scope, k.period, percent] },
+    );
   }
 }
 
@@ -614,8 +592,4 @@ function rowKey(k: { scope: string; subject: string; period: string; start: numb
 /** Local wall time of an instant in `zone`: 2026-11-26 00:00. */
 export function localTime(zone: string, ts: number): string {
   return new Date((ts + offsetAt(zone, ts)) * 1000).toISOString().slice(0, 16).replace('T', ' ');
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

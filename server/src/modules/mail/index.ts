@@ -4,3 +4,5 @@
  */
 export { MailModule } from './mail.module';
 export { MailService } from './mail.service';
+export { deliverNotice, escapeHtml } from './user-notice';
+export type { NoticeTarget, UserNotice } from './user-notice';

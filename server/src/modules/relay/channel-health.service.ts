@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -11,7 +10,7 @@ import { ChannelStatus, LogType, Role, Token, User } from '../../database/entiti
 import { QuotaLedgerService } from '../billing';
 import { ChannelService } from '../channel';
 import { LogService, type LogText } from '../log';
-import { MailService } from '../mail';
+import { deliverNotice, escapeHtml, MailService } from '../mail';
 import { OptionService } from '../option';
 import { formatQuota } from '../user';
 import type { UserSnapshot } from '../user';
@@ -124,41 +123,16 @@ export class ChannelHealthService {
     const quota = peek ?? (await this.ledger.balanceOf(user.id));
     if (quota >= threshold) return;
     this.warnedAt.set(user.id, Date.now());
-    const setting = parseSetting(user.setting);
     const shown = formatQuota(quota, this.options.num('QuotaPerUnit'), true);
     const text = `Your balance is low: ${shown} left (warning threshold ${formatQuota(threshold, this.options.num('QuotaPerUnit'), true)}).`;
     try {
-      if (setting.notify_type === 'webhook' && setting.webhook_url) {
-        const body = JSON.stringify({
-          type: 'quota_exceed',
-          title: 'Quota warning',
-          content: text,
-          values: [shown],
-          timestamp: Math.floor(Date.now() / 1000),
-        });
-        const headers: Record<string, string> = { 'content-type': 'application/json' };
-        if (setting.webhook_secret)
-          headers['X-Webhook-Signature'] = createHmac('sha256', setting.webhook_secret)
-            .update(body)
-            .digest('hex');
-        await this.http.fetch(setting.webhook_url, {
-          method: 'POST',
-          headers,
-          body,
-          timeoutMs: 5000,
-          maxRedirects: 0,
-        });
-      } else {
-        const to = setting.notification_email || user.email;
-        if (to && this.options.get('SMTPServer'))
-          await this.mail.send(to, 'Quota warning', `<p>${escapeHtml(text)}</p>`);
-      }
+      await deliverNotice(
+        { http: this.http, mail: this.mail, smtpConfigured: !!this.options.get('SMTPServer') },
+        { ...parseSetting(user.setting), email: user.email },
+        { type: 'quota_exceed', title: 'Quota warning', content: text, values: [shown] },
+      );
     } catch (err) {
       this.logger.warn(`quota warning for user ${user.id} not delivered: ${(err as Error).message}`);
     }
   }
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
