@@ -16,20 +16,21 @@ export const budgetParty = (ctx: RelayContext): BudgetParty => ({
  * Holds `estimate()` and one request on each budget of the call (ctx.budget), or refuses it with 429 in
  * the caller's format naming the scope, the period and when it resets. No budget: one cached check.
  */
-export async function admitBudget(
+export function admitBudget(
   budgets: BudgetService,
   ctx: RelayContext,
   estimate: () => number,
   /** Keep the hold in the database until the call settles (relay calls: given back after a stop). */
   durable = false,
-): Promise<void> {
-  const party = budgetParty(ctx);
-  if (!budgets.applies(party)) return;
-  try {
-    ctx.budget = await budgets.admit(party, estimate, durable);
-  } catch (err) {
-    throw budgetError(err);
-  }
+): Promise<void> | undefined {
+  // The call's context is its budget party: nothing allocated, no promise, when no budget applies.
+  if (!budgets.applies(ctx)) return undefined;
+  return budgets.admit(budgetParty(ctx), estimate, durable).then(
+    (hold) => void (ctx.budget = hold),
+    (err: unknown) => {
+      throw budgetError(err);
+    },
+  );
 }
 
 /** A budget refusal as the relay error written to the caller; anything else as it is. */
