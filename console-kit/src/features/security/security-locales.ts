@@ -87,6 +87,7 @@ export const securityLocales = {
       kinds: {
         all: '全部',
         user: '用户',
+        token: '令牌',
         channel: '渠道',
         option: '设置',
         redemption: '兑换码',
@@ -190,6 +191,7 @@ export const securityLocales = {
       kinds: {
         all: 'All',
         user: 'Users',
+        token: 'Tokens',
         channel: 'Channels',
         option: 'Settings',
         redemption: 'Redemption codes',
