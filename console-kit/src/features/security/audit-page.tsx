@@ -35,7 +35,7 @@ import {
 import { useSecurityTranslation } from './use-security-translation';
 
 const PAGE_SIZE = 20;
-const KINDS = ['all', 'user', 'channel', 'option', 'redemption', 'topup', 'log'] as const;
+const KINDS = ['all', 'user', 'token', 'channel', 'option', 'redemption', 'topup', 'log'] as const;
 
 interface FilterForm {
   actor: string;
