@@ -20,6 +20,7 @@ import {
 } from './channel-rules';
 import { CHANNEL_TYPES } from './channel-types';
 import { ChannelInput, ChannelService } from './channel.service';
+import type { CreateChannelDto, EditTagDto, UpdateChannelDto } from './channel.dto';
 import { ChannelTagRow, ChannelView, toChannelView, toTagRow } from './channel.view';
 
 /** Most keys (channels) one batch create may carry, and most ids one batch call may name. */
@@ -66,12 +67,14 @@ function parseFilter(query: Record<string, unknown>): Filter {
   };
 }
 
-function checkIds(v: unknown, emptyKey: 'channel_select_first' | 'channel_ids_required'): number[] {
-  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) throw fail(emptyKey);
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
-    throw fail('channel_field_invalid', { field: 'ids', reason: 'must be a list of channel ids' });
+/** The ids of a batch call (their type is checked by ChannelIdsDto): at least one, at most MAX_BATCH_CHANNELS. */
+function checkIds(
+  v: number[] | undefined,
+  emptyKey: 'channel_select_first' | 'channel_ids_required',
+): number[] {
+  if (!v?.length) throw fail(emptyKey);
   if (v.length > MAX_BATCH_CHANNELS) throw fail('channel_batch_too_many', { max: MAX_BATCH_CHANNELS });
-  return [...new Set((v as number[]).filter(isRowId))];
+  return [...new Set(v.filter(isRowId))];
 }
 
 /** A JSON body that is not an object (an array, a string, a number) carries no fields: refuse it. */
@@ -79,7 +82,7 @@ function assertObject(raw: unknown): void {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw fail('invalid_params');
 }
 
-function requireTag(v: unknown): string {
+function requireTag(v: string | null | undefined): string {
   const tag = checkTag(v);
   if (!tag) throw fail('channel_tag_required');
   return tag;
@@ -143,12 +146,12 @@ export class ChannelManageService {
 
   // ---------------------------------------------------------------- writing
 
-  async create(raw: Record<string, unknown>): Promise<{ id: number; ids: number[] }> {
-    assertObject(raw);
-    const input = checkChannel(raw, true) as ChannelInput;
+  async create(body: CreateChannelDto): Promise<{ id: number; ids: number[] }> {
+    assertObject(body);
+    const input = checkChannel({ ...body }, true) as ChannelInput;
     if (input.type === SPARK_TYPE && !input.other) input.other = SPARK_DEFAULT_VERSION;
     let inputs: ChannelInput[] = [input];
-    if (raw.mode === 'batch') {
+    if (body.mode === 'batch') {
       const keys = [...new Set((input.key ?? '').split('\n').map((k) => k.trim()))].filter(Boolean);
       if (keys.length > MAX_BATCH_CHANNELS) throw fail('channel_batch_too_many', { max: MAX_BATCH_CHANNELS });
       inputs = keys.map((key) => ({ ...input, key }));
@@ -157,10 +160,10 @@ export class ChannelManageService {
     return { id: saved[0].id, ids: saved.map((c) => c.id) };
   }
 
-  async update(raw: Record<string, unknown>): Promise<ChannelView> {
-    assertObject(raw);
-    const id = Number(raw.id);
-    const changes = checkChannel(raw, false);
+  async update(body: UpdateChannelDto): Promise<ChannelView> {
+    assertObject(body);
+    const id = body.id;
+    const changes = checkChannel({ ...body }, false);
     const current = await this.mustFind(id);
     const type = changes.type ?? current.type;
     const other = changes.other !== undefined ? changes.other : current.other;
@@ -185,7 +188,7 @@ export class ChannelManageService {
     return this.deleteIds(rows.map((r) => Number(r.id)));
   }
 
-  async removeMany(ids: unknown): Promise<number> {
+  async removeMany(ids: number[] | undefined): Promise<number> {
     return this.deleteIds(checkIds(ids, 'channel_select_first'));
   }
 
@@ -212,8 +215,8 @@ export class ChannelManageService {
   }
 
   /** Enables or disables every channel of a tag; returns how many channels it has. */
-  async setTagStatus(tagRaw: unknown, status: number): Promise<number> {
-    const tag = requireTag(tagRaw);
+  async setTagStatus(tagName: string | undefined, status: number): Promise<number> {
+    const tag = requireTag(tagName);
     const ids = await this.ds.transaction(async (m) => {
       const rows = await m.getRepository(Channel).find({ where: { tag }, select: { id: true } });
       const found = rows.map((r) => r.id);
@@ -232,27 +235,25 @@ export class ChannelManageService {
    * Edits every channel of a tag. Absent or empty fields leave things unchanged; `new_tag` renames
    * the tag, or dissolves it when it is an empty string. Returns how many channels changed.
    */
-  async editTag(raw: Record<string, unknown>): Promise<number> {
-    assertObject(raw);
-    const tag = requireTag(raw.tag);
+  async editTag(body: EditTagDto): Promise<number> {
+    assertObject(body);
+    const tag = requireTag(body.tag);
     const changes: Partial<
       Pick<Channel, 'tag' | 'model_mapping' | 'models' | 'group' | 'priority' | 'weight'>
     > = {};
-    if (typeof raw.new_tag === 'string') changes.tag = checkTag(raw.new_tag, 'new_tag') ?? null;
-    else if (raw.new_tag !== undefined && raw.new_tag !== null)
-      throw fail('channel_field_invalid', { field: 'new_tag', reason: 'must be text' });
-    const mapping = checkJsonObject(raw, 'model_mapping');
+    if (typeof body.new_tag === 'string') changes.tag = checkTag(body.new_tag, 'new_tag') ?? null;
+    const mapping = checkJsonObject({ model_mapping: body.model_mapping }, 'model_mapping');
     if (mapping) changes.model_mapping = mapping;
-    const models = checkModels(raw);
+    const models = checkModels({ models: body.models });
     if (models) changes.models = models;
     const groups =
-      raw.groups === '' || (Array.isArray(raw.groups) && !raw.groups.length)
+      body.groups === '' || (Array.isArray(body.groups) && !body.groups.length)
         ? undefined
-        : checkGroups({ groups: raw.groups });
+        : checkGroups({ groups: body.groups });
     if (groups) changes.group = groups;
-    const priority = raw.priority === '' ? undefined : checkPriority(raw.priority);
+    const priority = body.priority === '' ? undefined : checkPriority(body.priority);
     if (priority !== undefined) changes.priority = priority;
-    const weight = raw.weight === '' ? undefined : checkWeight(raw.weight);
+    const weight = body.weight === '' ? undefined : checkWeight(body.weight);
     if (weight !== undefined) changes.weight = weight;
     if (!Object.keys(changes).length) throw fail('channel_tag_no_changes');
 
@@ -271,9 +272,9 @@ export class ChannelManageService {
   }
 
   /** Sets one tag on the chosen channels; returns how many exist. */
-  async batchTag(idsRaw: unknown, tagRaw: unknown): Promise<number> {
-    const ids = checkIds(idsRaw, 'channel_ids_required');
-    const tag = requireTag(tagRaw);
+  async batchTag(idList: number[] | undefined, tagName: string | undefined): Promise<number> {
+    const ids = checkIds(idList, 'channel_ids_required');
+    const tag = requireTag(tagName);
     if (!ids.length) return 0;
     const found = await this.ds.transaction(async (m) => {
       const rows = await m.getRepository(Channel).find({ where: { id: In(ids) }, select: { id: true } });

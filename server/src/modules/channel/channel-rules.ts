@@ -53,6 +53,23 @@ function optText(raw: Record<string, unknown>, field: string, max: number): stri
   return s;
 }
 
+/** The rule of an optional text field of a write: text without control characters, at most `max` characters. */
+export function checkText(v: unknown, field: string, max: number): void {
+  optText({ [field]: v }, field, max);
+}
+
+/** A channel key: text (one key per line in batch mode). */
+export function checkKey(v: unknown): void {
+  if (typeof v !== 'string') bad('key', 'must be text');
+  if (CONTROL_EXCEPT_NEWLINE.test(v.trim().replace(/\r/g, '')))
+    bad('key', 'must not contain control characters');
+}
+
+/** Free text of the channel type (an API version, or a JSON object for some types). */
+export function checkOther(v: unknown): void {
+  if (typeof v !== 'string') bad('other', 'must be text');
+}
+
 /** A comma list given as text or as an array of strings; undefined when absent. */
 function list(raw: Record<string, unknown>, field: string): string[] | undefined {
   const v = raw[field];

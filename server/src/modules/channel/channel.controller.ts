@@ -67,7 +67,7 @@ export class ChannelController {
   @ApiOperation({ summary: 'Creates a channel, or one channel per key line with mode "batch" → {id, ids}' })
   @ApiEnvelope(objectOf({ id: INTEGER, ids: { type: 'array', items: INTEGER } }))
   create(@Body() body: CreateChannelDto) {
-    return this.channels.create((body ?? {}) as unknown as Raw);
+    return this.channels.create(body);
   }
 
   @Put()
@@ -75,7 +75,7 @@ export class ChannelController {
   @ApiOperation({ summary: 'Updates a channel by id (absent fields unchanged, empty key keeps the key)' })
   @ApiEnvelope(ChannelView)
   update(@Body() body: UpdateChannelDto) {
-    return this.channels.update((body ?? {}) as unknown as Raw);
+    return this.channels.update(body);
   }
 
   @Delete('disabled')
@@ -126,7 +126,7 @@ export class ChannelController {
   })
   @ApiEnvelope(INTEGER, 'channels changed')
   editTag(@Body() body: EditTagDto) {
-    return this.channels.editTag((body ?? {}) as unknown as Raw);
+    return this.channels.editTag(body);
   }
 
   @Post('batch/tag')

@@ -1,14 +1,16 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
-import { IsIn, IsInt, IsOptional, IsString } from 'class-validator';
 import { fail } from '../../common/app-error';
 import { INT32_MAX } from '../../common/ids';
 import { Field, type FieldRule } from '../../common/validation';
 import {
+  CHANNEL_LIMITS,
   checkGroups,
   checkJsonObject,
+  checkKey,
   checkModels,
+  checkOther,
   checkPriority,
+  checkText,
   checkWeight,
   JSON_FIELDS,
   PRIORITY_MIN,
@@ -33,6 +35,27 @@ const ListField = (check: FieldRule, description: string, example?: string) =>
     ...(example ? { example } : {}),
   });
 
+/** Optional text of at most `max` characters, without control characters; null (or '') clears it. */
+const TextField = (
+  field: keyof typeof CHANNEL_LIMITS,
+  options: { description?: string; example?: string; nullable?: boolean; required?: boolean } = {},
+) =>
+  Field((v) => checkText(v, field, CHANNEL_LIMITS[field]), {
+    type: 'string',
+    maxLength: CHANNEL_LIMITS[field],
+    ...options,
+  });
+
+/** The id of a channel: a whole number (an id no channel has is "not found" on write). */
+const IdField = () =>
+  Field(
+    (v) => {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v))
+        throw channelFieldInvalid('id', 'must be a channel id');
+    },
+    { type: 'integer', required: true, example: 1 },
+  );
+
 /**
  * The writable channel fields, each with its schema and its rule with the spec's message
  * (channel-rules.ts). What needs the whole body (required name/key/models on create, the status a
@@ -47,20 +70,25 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
     { type: 'integer', description: 'channel type id (see GET /api/models)', example: 1 },
   )
   type?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() name?: string;
-  @ApiPropertyOptional({
+  @TextField('name', { description: 'required on create', example: 'openai main' }) name?: string;
+  @Field(checkKey, {
+    type: 'string',
     description: 'write-only; empty on update keeps the stored key; batch mode: one per line',
   })
-  @IsOptional()
-  @IsString()
   key?: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'trailing slashes are stripped' })
-  @IsOptional()
-  @IsString()
+  @TextField('base_url', {
+    nullable: true,
+    description: 'http(s) address; trailing slashes are stripped',
+    example: 'https://api.openai.com',
+  })
   base_url?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() other?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() openai_organization?:
-    string | null;
+  @Field(checkOther, {
+    type: 'string',
+    nullable: true,
+    description: "the channel type's extra setting (an API version, or a JSON object as text)",
+  })
+  other?: string | null;
+  @TextField('openai_organization', { nullable: true }) openai_organization?: string | null;
   @ListField(
     (v) => checkModels({ models: v }),
     'comma list (an array of names is accepted too)',
@@ -77,8 +105,8 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
   @JsonObjectField('setting') setting?: string | Record<string, unknown>;
   @Field(checkPriority, { type: 'integer', minimum: PRIORITY_MIN, example: 0 }) priority?: number;
   @Field(checkWeight, { type: 'integer', minimum: 0, maximum: INT32_MAX, example: 0 }) weight?: number;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() tag?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() test_model?: string | null;
+  @TextField('tag', { nullable: true }) tag?: string | null;
+  @TextField('test_model', { nullable: true }) test_model?: string | null;
   @Field(
     (v) => {
       if (v !== true && v !== false && v !== 1 && v !== 0)
@@ -109,17 +137,17 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
 }
 
 export class CreateChannelDto extends ChannelFieldsDto {
-  @ApiPropertyOptional({
-    enum: ['single', 'batch'],
-    description: 'batch: one channel per non-empty key line',
-  })
-  @IsOptional()
-  @IsIn(['single', 'batch'])
+  @Field(
+    (v) => {
+      if (v !== 'single' && v !== 'batch') throw channelFieldInvalid('mode', "must be 'single' or 'batch'");
+    },
+    { type: 'string', enum: ['single', 'batch'], description: 'batch: one channel per non-empty key line' },
+  )
   mode?: 'single' | 'batch';
 }
 
 export class UpdateChannelDto extends ChannelFieldsDto {
-  @ApiProperty() @IsInt() id!: number;
+  @IdField() id!: number;
 }
 
 export class ChannelIdsDto {
@@ -134,21 +162,20 @@ export class ChannelIdsDto {
 }
 
 export class BatchTagDto extends ChannelIdsDto {
-  @ApiProperty({ type: String, nullable: true }) @IsOptional() @IsString() tag?: string | null;
+  @TextField('tag', { required: true, example: 'team-a' }) tag?: string;
 }
 
 export class TagDto {
-  @ApiProperty() @IsOptional() @IsString() tag?: string;
+  @TextField('tag', { required: true, example: 'team-a' }) tag?: string;
 }
 
 export class EditTagDto extends TagDto {
-  @ApiPropertyOptional({
-    type: String,
+  @Field((v) => checkText(v, 'new_tag', CHANNEL_LIMITS.tag), {
+    type: 'string',
+    maxLength: CHANNEL_LIMITS.tag,
     nullable: true,
     description: 'absent = unchanged; empty string dissolves the tag',
   })
-  @IsOptional()
-  @IsString()
   new_tag?: string | null;
   @JsonObjectField('model_mapping', 'JSON object as text; empty = unchanged')
   model_mapping?: string | Record<string, unknown>;

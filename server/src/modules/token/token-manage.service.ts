@@ -26,7 +26,7 @@ import {
 } from './token-rules';
 import { TOKEN_KEY_LENGTH, TokenService } from './token.service';
 import { toTokenView, TokenView } from './token.view';
-
+import type { CreateTokenDto, UpdateTokenDto } from './token.dto';
 import type { UnknownObject as Raw } from '../../common/json';
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
@@ -100,7 +100,7 @@ export class TokenManageService {
    * Creates `count` tokens: the first under the given name, each extra one under the name plus a random
    * 6-character suffix (the suffix alone when there is no name); returns them, keys masked.
    */
-  async create(me: AuthUser, raw: Raw): Promise<TokenView[]> {
+  async create(me: AuthUser, raw: CreateTokenDto): Promise<TokenView[]> {
     assertObject(raw);
     const now = nowSeconds();
     const name = checkName(raw.name);
@@ -119,7 +119,7 @@ export class TokenManageService {
       rpm_limit: 0,
       tpm_limit: 0,
       concurrency_limit: 0,
-      ...checkLimits(raw),
+      ...checkLimits({ ...raw }),
       budget: budgetText(checkBudget(raw.budget) ?? null),
     };
     const count = checkCount(raw.count);
@@ -140,9 +140,9 @@ export class TokenManageService {
    * Edits an own token. With `statusOnly` only `status` (1 or 2) changes. An expired or exhausted
    * token cannot be enabled until its expiry or quota is fixed.
    */
-  async update(me: AuthUser, raw: Raw, statusOnly: boolean): Promise<TokenView> {
+  async update(me: AuthUser, raw: UpdateTokenDto, statusOnly: boolean): Promise<TokenView> {
     assertObject(raw);
-    const token = await this.own(me, Number(raw.id));
+    const token = await this.own(me, raw.id);
     const now = nowSeconds();
     // Only the fields sent are written: the relay changes remain_quota and used_quota concurrently.
     const changes: Partial<Token> = {};
@@ -161,7 +161,7 @@ export class TokenManageService {
       if (raw.model_limits !== undefined) changes.model_limits = checkModelLimits(raw.model_limits);
       if (raw.allow_ips !== undefined) changes.allow_ips = checkAllowIps(raw.allow_ips);
       if (raw.group !== undefined) changes.group = this.checkGroup(me, raw.group, token.group);
-      Object.assign(changes, checkLimits(raw));
+      Object.assign(changes, checkLimits({ ...raw }));
       if (raw.budget !== undefined) changes.budget = budgetText(checkBudget(raw.budget) ?? null);
       if (present(raw.status)) changes.status = this.checkStatus(raw.status);
     }
@@ -187,8 +187,8 @@ export class TokenManageService {
   }
 
   /** Deletes the caller's tokens among `ids` (others' ids are ignored); returns how many. */
-  async removeMany(me: AuthUser, idsRaw: unknown): Promise<number> {
-    const ids = checkTokenIds(idsRaw);
+  async removeMany(me: AuthUser, idList: number[] | undefined): Promise<number> {
+    const ids = checkTokenIds(idList);
     if (!ids.some(isRowId)) return 0;
     const rows = await this.repo.find({
       where: { id: In([...new Set(ids.filter(isRowId))]), user_id: me.id, deleted_at: IsNull() },

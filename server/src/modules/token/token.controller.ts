@@ -37,7 +37,7 @@ export class TokenController {
   @ApiOperation({ summary: 'Creates `count` tokens (default 1) → the new tokens, keys masked' })
   @ApiEnvelope([TokenView], 'the new tokens, keys masked')
   create(@CurrentUser() me: AuthUser, @Body() body: CreateTokenDto) {
-    return this.tokens.create(me, (body ?? {}) as unknown as Raw);
+    return this.tokens.create(me, body);
   }
 
   @Put()
@@ -49,11 +49,7 @@ export class TokenController {
     @Body() body: UpdateTokenDto,
     @Query('status_only') statusOnly?: string,
   ) {
-    return this.tokens.update(
-      me,
-      (body ?? {}) as unknown as Raw,
-      statusOnly === 'true' || statusOnly === '1',
-    );
+    return this.tokens.update(me, body, statusOnly === 'true' || statusOnly === '1');
   }
 
   @Post('batch')

@@ -1,6 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
-import { IsInt } from 'class-validator';
 import { Budget, checkBudget } from '../../common/budget-rules';
 import { BUDGET_SCHEMA } from '../../common/budget-schema';
 import { fail } from '../../common/app-error';
@@ -84,7 +82,14 @@ export class CreateTokenDto extends TokenFieldsDto {
 }
 
 export class UpdateTokenDto extends TokenFieldsDto {
-  @ApiProperty() @IsInt() id!: number;
+  @Field(
+    (v) => {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v))
+        throw fail('field_invalid', { field: 'id', reason: 'must be a token id' });
+    },
+    { type: 'integer', required: true, description: 'an id of no own token is "not found"', example: 1 },
+  )
+  id!: number;
   @Field(
     (v) => {
       if (v !== TokenStatus.Enabled && v !== TokenStatus.Disabled) throw fail('token_status_invalid');

@@ -1,12 +1,26 @@
-import { Body, Controller, Get, HttpCode, Logger, Post, Query, Redirect, Req } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Body,
+  Catch,
+  Controller,
+  ExceptionFilter,
+  Get,
+  HttpCode,
+  Logger,
+  Post,
+  Query,
+  Redirect,
+  Req,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { RawResponse } from '../../common/http/envelope';
 import type { AuthUser } from '../../common/http/request-context';
 import { pickLang, translate } from '../../common/i18n/messages';
 import { AdminOnly, AllowBeforeSetup, CurrentUser, Public, UserOnly } from '../../common/http/access';
-import { AmountDto, CompleteTopUpDto, PayDto } from './topup.dto';
+import { AmountDto, CompleteTopUpDto, PayDto, PayFieldError } from './topup.dto';
 import { TopUpService } from './topup.service';
 import {
   ApiEnvelope,
@@ -18,6 +32,25 @@ import {
 } from '../../common/http/api-envelope';
 import { AdminTopUpView, TopUpInfoView, TopUpView } from './topup.view';
 import { asObject, type UnknownObject as Raw } from '../../common/json';
+
+/** The refusal of `/amount` and `/pay`: `{success: false, message: "error", data: "<why>"}`. */
+function payRefusal(req: FastifyRequest, e: AppError): PayAnswer {
+  const lang = req.lang ?? pickLang(req.headers['accept-language']);
+  return { success: false, message: 'error', data: translate(e.key, lang, e.params) };
+}
+
+/** A field of `/amount` or `/pay` refused by the validation pipe is answered in those routes' shape. */
+@Catch(PayFieldError)
+class PayRefusalFilter implements ExceptionFilter {
+  catch(e: PayFieldError, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    void http
+      .getResponse<FastifyReply>()
+      .status(200)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(payRefusal(http.getRequest<FastifyRequest>(), e));
+  }
+}
 
 /** `POST /api/user/amount` and `/pay` answer in the shape clients of this gateway family expect. */
 interface PayAnswer {
@@ -59,6 +92,7 @@ export class TopUpController {
   @Post('amount')
   @UserOnly()
   @RawResponse()
+  @UseFilters(PayRefusalFilter)
   @ApiOperation({
     summary:
       'The price of an amount → {success, message: "success", data: "7.30"} or {success: false, message: "error", data: "<why>"}',
@@ -66,7 +100,7 @@ export class TopUpController {
   @ApiRawAnswer(PAY_ANSWER)
   amount(@CurrentUser() me: AuthUser, @Body() body: AmountDto, @Req() req: FastifyRequest): PayAnswer {
     return this.answer(req, () => {
-      const q = this.topups.quote(me, asObject(body).amount);
+      const q = this.topups.quote(me, body?.amount);
       return { data: (q.cents / 100).toFixed(2) };
     });
   }
@@ -74,6 +108,7 @@ export class TopUpController {
   @Post('pay')
   @UserOnly()
   @RawResponse()
+  @UseFilters(PayRefusalFilter)
   @ApiOperation({
     summary:
       'Creates a pending order → {success, message: "success", data: {signed epay form fields}, url: "<PayAddress>/submit.php"}',
@@ -85,7 +120,7 @@ export class TopUpController {
     @Req() req: FastifyRequest,
   ): Promise<PayAnswer> {
     try {
-      const form = await this.topups.pay(me, asObject(body));
+      const form = await this.topups.pay(me, body ?? {});
       return { success: true, message: 'success', data: form.params, url: form.url };
     } catch (e) {
       return this.error(req, e);
@@ -118,7 +153,7 @@ export class TopUpController {
   @ApiOperation({ summary: 'Marks a pending order paid and credits it {trade_no} → the order' })
   @ApiEnvelope(TopUpView)
   complete(@CurrentUser() me: AuthUser, @Body() body: CompleteTopUpDto) {
-    return this.topups.complete(me, asObject(body));
+    return this.topups.complete(me, body ?? {});
   }
 
   // The two calls below are made by the payment gateway and by the browser it sends back, not by API
@@ -175,7 +210,6 @@ export class TopUpController {
 
   private error(req: FastifyRequest, e: unknown): PayAnswer {
     if (!(e instanceof AppError) || e.status !== 200) throw e;
-    const lang = req.lang ?? pickLang(req.headers['accept-language']);
-    return { success: false, message: 'error', data: translate(e.key, lang, e.params) };
+    return payRefusal(req, e);
   }
 }

@@ -11,6 +11,7 @@ import { OptionService } from '../option';
 import { EPAY_SUBMIT_PATH, EPAY_TRADE_SUCCESS, epayPurchaseParams, epayVerify, moneyToCents } from './epay';
 import { AdminTopUpView, toTopUpView, TopUpInfoView, TopUpView } from './topup.view';
 import { Credit, WalletCreditService } from './wallet-credit.service';
+import { TRADE_NO_MAX, type CompleteTopUpDto, type PayDto } from './topup.dto';
 
 import type { UnknownObject as Raw } from '../../common/json';
 
@@ -96,7 +97,7 @@ export class TopUpService {
    * amount × Price × TopupGroupRatio[group]. In currency display mode `amount` counts units (dollars:
    * QuotaPerUnit quota each); otherwise it is quota, and the minimum is MinTopUp units of quota.
    */
-  quote(me: AuthUser, raw: unknown): Quote {
+  quote(me: AuthUser, raw: number | undefined): Quote {
     const o = this.options;
     const perUnit = o.num('QuotaPerUnit');
     const inCurrency = o.bool('DisplayInCurrencyEnabled');
@@ -120,7 +121,7 @@ export class TopUpService {
   }
 
   /** Creates a pending order and the signed form the browser posts to the gateway. */
-  async pay(me: AuthUser, body: Raw): Promise<PayForm> {
+  async pay(me: AuthUser, body: PayDto): Promise<PayForm> {
     if (!this.onlineEnabled()) throw fail('topup_disabled');
     const q = this.quote(me, body.amount);
     const method = str(body.payment_method);
@@ -206,10 +207,10 @@ export class TopUpService {
   }
 
   /** An admin marks a pending order paid (the gateway's callback never came). Completed orders are left as they are. */
-  async complete(actor: AuthUser, raw: Raw): Promise<TopUpView> {
+  async complete(actor: AuthUser, raw: CompleteTopUpDto): Promise<TopUpView> {
     const tradeNo = str(raw.trade_no);
     if (!tradeNo) throw fail('topup_trade_no_required');
-    const order = tradeNo.length <= 64 ? await this.repo.findOneBy({ trade_no: tradeNo }) : null;
+    const order = tradeNo.length <= TRADE_NO_MAX ? await this.repo.findOneBy({ trade_no: tradeNo }) : null;
     if (!order) throw fail('topup_order_not_found');
     const owner = await this.ds
       .getRepository(User)
