@@ -9,7 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
-import { RealtimeRelay, RelayRoutes, RelayService } from './modules/relay';
+import { RealtimeRelay, RELAY_ROUTES, RelayRoutes, RelayService } from './modules/relay';
 import { MetricsService } from './modules/metrics';
 import { metricsRoutes } from './modules/metrics';
 import { AppError } from './common/app-error';
@@ -88,7 +88,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(new ValidationPipe({ transform: true, whitelist: true, forbidUnknownValues: false }));
   app.useGlobalFilters(new ApiExceptionFilter(config.staticDir));
 
-  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app, version), {
+  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app, version, RELAY_ROUTES), {
     jsonDocumentUrl: 'api/docs-json',
   });
 

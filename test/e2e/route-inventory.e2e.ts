@@ -5,11 +5,11 @@
  * listed as public (with the reason).
  *
  * The routers: Fastify's (management API, playground, task relays, metrics, docs), the relay's raw
- * fast path for model traffic (its fixed routes read from RelayRoutes, plus its pattern routes), and
+ * fast path for model traffic (its fixed routes read from the relay's route table, plus its pattern routes), and
  * the WebSocket upgrade of the realtime relay. Streaming (SSE) calls are refused like the others.
  */
 import WebSocket from 'ws';
-import { RelayRoutes } from '../../server/src/modules/relay/relay-routes';
+import { isRelayPath, SERVED_POSTS } from '../../server/src/modules/relay/route-table';
 import { putOption, setupRoot, startApp, TestApp } from '../support/test-app';
 
 interface RouteCall {
@@ -58,7 +58,7 @@ const PUBLIC: Record<string, string> = {
   'POST /mj/notify': 'Midjourney proxy callback',
 };
 
-/** The relay's raw fast path matches these patterns besides its fixed routes (see RelayRoutes.routable). */
+/** The relay's raw fast path matches these patterns besides its fixed routes (see isRelayPath). */
 const RAW_PATTERN_ROUTES: RouteCall[] = [
   { method: 'GET', path: '/v1/models' },
   { method: 'GET', path: '/v1/models/gpt-4o' },
@@ -163,15 +163,14 @@ describe('route inventory: no credentials, no access', () => {
   });
 
   it('every model route of the raw fast path answers 401, streaming ones included', async () => {
-    const relay = t.app.get(RelayRoutes);
-    const fixed = [...relay['posts'].keys()].map((path) => ({ method: 'POST', path }));
+    const fixed = [...SERVED_POSTS.keys()].map((path) => ({ method: 'POST', path }));
     expect(fixed.map((r) => r.path)).toEqual(
       expect.arrayContaining(['/v1/chat/completions', '/v1/messages']),
     );
     const wrong: string[] = [];
     for (const r of [...fixed, ...RAW_PATTERN_ROUTES]) {
       // Each one really is a route of the fast path (not a 404 that happens to be refused).
-      expect([r.path, relay['routable'](r.method, r.path.split('?')[0])]).toEqual([r.path, true]);
+      expect([r.path, isRelayPath(r.method, r.path.split('?')[0])]).toEqual([r.path, true]);
       const status = await call(r, r.path);
       if (status !== 401) wrong.push(`${r.method} ${r.path} → ${status}`);
     }

@@ -5,56 +5,26 @@ import type {
   OpenAPIObject,
   OperationObject,
   PathItemObject,
+  SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
-/** Where the request and answer bodies of the model APIs are defined (they are relayed, not restated). */
-const OPENAI = 'https://platform.openai.com/docs/api-reference';
-const ANTHROPIC = 'https://docs.anthropic.com/en/api/messages';
-const GEMINI = 'https://ai.google.dev/api/generate-content';
-
-type RelayRoute = [method: 'get' | 'post', path: string, summary: string, reference: string];
-
-/** The model API served by the relay (outside Nest): described here, with the upstream reference. */
-const RELAY_ROUTES: RelayRoute[] = [
-  [
-    'post',
-    '/v1/chat/completions',
-    'Chat completion (OpenAI format; stream with "stream": true)',
-    `${OPENAI}/chat`,
-  ],
-  ['post', '/v1/completions', 'Text completion (OpenAI format)', `${OPENAI}/completions`],
-  ['post', '/v1/embeddings', 'Embeddings (OpenAI format)', `${OPENAI}/embeddings`],
-  [
-    'post',
-    '/v1/responses',
-    'Responses API (OpenAI format); GET upgrades to a WebSocket',
-    `${OPENAI}/responses`,
-  ],
-  ['post', '/v1/responses/compact', 'Responses API, compacted conversation', `${OPENAI}/responses`],
-  ['post', '/v1/images/generations', 'Image generation (OpenAI format)', `${OPENAI}/images`],
-  ['post', '/v1/images/edits', 'Image edit (multipart, OpenAI format)', `${OPENAI}/images`],
-  ['post', '/v1/audio/speech', 'Text to speech (answer: audio bytes)', `${OPENAI}/audio`],
-  ['post', '/v1/audio/transcriptions', 'Speech to text (multipart)', `${OPENAI}/audio`],
-  ['post', '/v1/audio/translations', 'Speech to English text (multipart)', `${OPENAI}/audio`],
-  ['post', '/v1/moderations', 'Moderation (OpenAI format)', `${OPENAI}/moderations`],
-  ['post', '/v1/rerank', 'Rerank (Jina/Cohere format)', 'https://jina.ai/reranker/'],
-  ['post', '/v1/messages', 'Messages (Anthropic format; stream with "stream": true)', ANTHROPIC],
-  ['post', '/v1/messages/count_tokens', 'Token count of a Messages request (Anthropic format)', ANTHROPIC],
-  ['get', '/v1/models', 'Models the key may use (OpenAI format)', `${OPENAI}/models`],
-  ['get', '/v1/models/{model}', 'One model (OpenAI format)', `${OPENAI}/models`],
-  ['get', '/v1beta/models', 'Models the key may use (Gemini format)', 'https://ai.google.dev/api/models'],
-  [
-    'post',
-    '/v1beta/models/{target}',
-    'Gemini call: {model}:generateContent, :streamGenerateContent, :embedContent, :countTokens',
-    GEMINI,
-  ],
-];
+/** A route of the model API (the relay's route table), documented by reference to its provider. */
+export interface DocumentedRelayRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  reference: string;
+  mount: string;
+  multipart?: boolean;
+  /** Signed in with the console session instead of an API token. */
+  session?: boolean;
+}
 
 /** A body relayed to the upstream API as is: documented by reference. */
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
-function relayOperation([method, path, summary, reference]: RelayRoute): OperationObject {
+function relayOperation(route: DocumentedRelayRoute): OperationObject {
+  const { method, path, summary, reference, mount, multipart, session } = route;
   const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path' as const,
@@ -66,17 +36,98 @@ function relayOperation([method, path, summary, reference]: RelayRoute): Operati
     summary,
     description: `Request and answer as defined by the provider: ${reference}. Errors use the same provider's error format.`,
     externalDocs: { url: reference },
-    security: [{ 'api-key': [] }, { 'x-api-key': [] }, { 'x-goog-api-key': [] }],
+    security: session
+      ? [{ session: [], 'new-api-user': [] }]
+      : [{ 'api-key': [] }, { 'x-api-key': [] }, { 'x-goog-api-key': [] }],
     ...(params.length ? { parameters: params } : {}),
-    ...(method === 'post'
-      ? { requestBody: { required: true, content: { 'application/json': { schema: FREE_FORM } } } }
+    ...(method === 'POST'
+      ? {
+          requestBody: {
+            required: true,
+            content: multipart
+              ? { 'multipart/form-data': { schema: FREE_FORM } }
+              : { 'application/json': { schema: FREE_FORM } },
+          },
+        }
       : {}),
+    responses:
+      mount === 'upgrade'
+        ? {
+            '101': {
+              description: `switched to a WebSocket carrying the provider's events; see ${reference}`,
+            },
+          }
+        : {
+            '200': {
+              description: `the provider's answer (JSON, or server-sent events when streaming); see ${reference}`,
+              content: {
+                'application/json': { schema: FREE_FORM },
+                'text/event-stream': { schema: { type: 'string' } },
+              },
+            },
+          },
+  };
+}
+
+/** What `GET /api/usage/token` tells an API token about itself. */
+const TOKEN_USAGE: SchemaObject = {
+  type: 'object',
+  required: [
+    'object',
+    'name',
+    'total_granted',
+    'total_used',
+    'total_available',
+    'unlimited_quota',
+    'model_limits',
+    'model_limits_enabled',
+    'expires_at',
+  ],
+  properties: {
+    object: { type: 'string', enum: ['token_usage'] },
+    name: { type: 'string' },
+    total_granted: { type: 'integer', description: 'quota left plus quota used' },
+    total_used: { type: 'integer' },
+    total_available: { type: 'integer', description: 'quota left (meaningless when unlimited_quota)' },
+    unlimited_quota: { type: 'boolean' },
+    model_limits: {
+      type: 'object',
+      additionalProperties: { type: 'boolean', enum: [true] },
+      description: 'the models the token may call, each `true`; empty when it may call any',
+    },
+    model_limits_enabled: { type: 'boolean' },
+    expires_at: { type: 'integer', description: 'Unix seconds; 0 = never' },
+  },
+};
+
+/**
+ * `GET /api/usage/token`: served by the relay with an API token, in the shape OpenAI-era clients read
+ * (`code` where the management API says `success`).
+ */
+function tokenUsageOperation(): OperationObject {
+  const answer = (ok: boolean, data: SchemaObject): SchemaObject => ({
+    type: 'object',
+    required: ['code', 'message', 'data'],
+    properties: { code: { type: 'boolean', enum: [ok] }, message: { type: 'string' }, data },
+  });
+  return {
+    tags: ['relay'],
+    summary: "The calling API token's own usage",
+    security: [{ 'api-key': [] }],
     responses: {
       '200': {
-        description: `the provider's answer (JSON, or server-sent events when streaming); see ${reference}`,
+        description: 'the usage of the token named by Authorization',
         content: {
-          'application/json': { schema: FREE_FORM },
-          'text/event-stream': { schema: { type: 'string' } },
+          'application/json': { schema: answer(true, { $ref: '#/components/schemas/TokenUsage' }) },
+        },
+      },
+      default: {
+        description:
+          'a refused token: 401 (no, unknown, disabled or expired key), 403 (used up, address not allowed)',
+        content: {
+          'application/json': {
+            schema: answer(false, { type: 'object', nullable: true, enum: [null] }),
+          },
         },
       },
     },
@@ -85,9 +136,14 @@ function relayOperation([method, path, summary, reference]: RelayRoute): Operati
 
 /**
  * The OpenAPI document of `/api/docs-json`: the management API from the controllers' decorators, its
- * authentication schemes, and the relay's model routes (served outside Nest) described by reference.
+ * authentication schemes, and every route of the relay's route table (served outside Nest) described by
+ * reference.
  */
-export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
+export function buildOpenApiDocument(
+  app: INestApplication,
+  version: string,
+  relayRoutes: readonly DocumentedRelayRoute[],
+): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Gatehouse management API')
     .setDescription(
@@ -135,9 +191,11 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
       ];
     }
   }
-  for (const route of RELAY_ROUTES) {
-    const [method, path] = route;
-    doc.paths[path] = { ...doc.paths[path], [method]: relayOperation(route) };
+  for (const route of relayRoutes) {
+    const method = route.method === 'GET' ? 'get' : 'post';
+    doc.paths[route.path] = { ...doc.paths[route.path], [method]: relayOperation(route) };
   }
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, TokenUsage: TOKEN_USAGE } };
+  doc.paths['/api/usage/token'] = { get: tokenUsageOperation() };
   return doc;
 }

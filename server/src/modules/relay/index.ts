@@ -4,6 +4,8 @@
  */
 export { RelayModule } from './relay.module';
 export { RelayRoutes, RELAY_BODY_LIMIT } from './relay-routes';
+export { RELAY_ROUTES } from './route-table';
+export type { RelayRoute } from './route-table';
 export { RelayService } from './relay.service';
 export { RealtimeRelay } from './realtime/realtime-relay.service';
 export { RelayAdmission } from './lifecycle/admission';

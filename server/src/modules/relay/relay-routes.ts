@@ -25,25 +25,10 @@ import { UpstreamClient } from './upstream/upstream-client';
 import { writeError, writeJson } from './respond/write';
 import { MetricsService } from '../metrics';
 import type { JsonObject, RelayMode, WireFormat } from './types';
+import { isRelayPath, RELAY_ROUTES, SERVED_POSTS } from './route-table';
 
 /** Relay bodies may carry base64 images and audio: a larger limit than the management API's. */
 export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
-
-const OPENAI_ROUTES: Array<[string, RelayMode, WireFormat]> = [
-  ['/v1/chat/completions', 'chat', 'openai'],
-  ['/v1/completions', 'completions', 'openai'],
-  ['/v1/embeddings', 'embeddings', 'openai'],
-  ['/v1/responses', 'responses', 'responses'],
-  ['/v1/responses/compact', 'responses-compact', 'responses'],
-  ['/v1/images/generations', 'images', 'openai'],
-  ['/v1/images/edits', 'image-edits', 'openai'],
-  ['/v1/audio/speech', 'speech', 'openai'],
-  ['/v1/audio/transcriptions', 'transcriptions', 'openai'],
-  ['/v1/audio/translations', 'translations', 'openai'],
-  ['/v1/moderations', 'moderations', 'openai'],
-  ['/v1/rerank', 'rerank', 'openai'],
-  ['/v1/messages', 'chat', 'anthropic'],
-];
 
 /** How long an upstream count may take before the local count answers instead. */
 const COUNT_TIMEOUT_MS = 10_000;
@@ -124,27 +109,32 @@ export class RelayRoutes {
 
   private readonly trust: (addr: string, i: number) => boolean;
 
-  /** The model-traffic routes served by the raw fast path (see tryRaw). */
-  private readonly posts = new Map<string, [RelayMode, WireFormat]>(
-    OPENAI_ROUTES.map(([p, m, f]) => [p, [m, f]]),
-  );
-
-  readonly plugin = async (f: FastifyInstance): Promise<void> => {
-    f.removeAllContentTypeParsers();
-    f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) =>
-      done(null, body),
-    );
-    // /v1, /v1beta and /dashboard take the raw fast path (tryRaw); these two live under Fastify
-    // because they share prefixes with Nest routes (/api) or need the session cookie (/pg).
-    f.get('/api/usage/token', (req, reply) => {
+  /** The handlers of the table's Fastify routes, by method and path. */
+  private readonly fastifyHandlers: Record<string, (req: FastifyRequest, reply: FastifyReply) => unknown> = {
+    'GET /api/usage/token': (req, reply) => {
       reply.hijack();
       void this.dispatch(
         this.callOf(req.raw, String(req.id), req.ip, () => Promise.resolve(EMPTY)),
         reply.raw,
         '/api/usage/token',
       );
-    });
-    f.post('/pg/chat/completions', (req, reply) => this.playground(req, reply));
+    },
+    'POST /pg/chat/completions': (req, reply) => this.playground(req, reply),
+  };
+
+  readonly plugin = async (f: FastifyInstance): Promise<void> => {
+    f.removeAllContentTypeParsers();
+    f.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
+    // /v1, /v1beta and /dashboard take the raw fast path (tryRaw); the table's Fastify routes live
+    // under Fastify because they share prefixes with Nest routes (/api) or need the session cookie (/pg).
+    for (const route of RELAY_ROUTES) {
+      if (route.mount !== 'fastify') continue;
+      const handler = this.fastifyHandlers[`${route.method} ${route.path}`];
+      if (!handler) throw new Error(`relay route ${route.method} ${route.path} has no handler`);
+      f.route({ method: route.method, url: route.path, handler });
+    }
   };
 
   private callOf(raw: IncomingMessage, id: string, ip: string, body: () => Promise<Buffer>): RelayCall {
@@ -172,7 +162,7 @@ export class RelayRoutes {
       return false;
     const q = url.indexOf('?');
     const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '') || '/';
-    if (!this.routable(req.method ?? 'GET', path)) return false;
+    if (!isRelayPath(req.method ?? 'GET', path)) return false;
     if (this.metrics.enabled) this.metrics.trackRaw(res, req.method ?? 'GET', routePattern(path));
     const id = newRequestId();
     let read: Promise<Buffer> | null = null;
@@ -189,25 +179,6 @@ export class RelayRoutes {
     return true;
   }
 
-  private routable(method: string, path: string): boolean {
-    if (method === 'POST')
-      return (
-        this.posts.has(path) ||
-        path === COUNT_TOKENS_PATH ||
-        path.startsWith('/v1beta/models/') ||
-        GEMINI_V1_ACTION.test(path) ||
-        /^\/v1\/engines\/[^/]+\/embeddings$/.test(path)
-      );
-    if (method === 'GET')
-      return (
-        path === '/v1/models' ||
-        path === '/v1beta/models' ||
-        /^\/v1\/models\/[^/]+$/.test(path) ||
-        /^(\/v1)?\/dashboard\/billing\/(subscription|usage)$/.test(path)
-      );
-    return false;
-  }
-
   private async dispatch(call: RelayCall, res: ServerResponse, path: string): Promise<void> {
     res.setHeader(REQUEST_ID_HEADER, call.id);
     try {
@@ -219,7 +190,7 @@ export class RelayRoutes {
           return await this.models(call, res, decodeURIComponent(path.slice('/v1/models/'.length)));
         return await this.billing(call, res, path.endsWith('/subscription') ? 'subscription' : 'usage');
       }
-      const fixed = this.posts.get(path);
+      const fixed = SERVED_POSTS.get(path);
       if (fixed) return await this.serve(call, res, fixed[1], fixed[0], null, false);
       if (path === COUNT_TOKENS_PATH) return await this.countTokens(call, res, 'anthropic', null);
       if (path.startsWith('/v1beta/models/'))
@@ -576,7 +547,7 @@ function routePattern(path: string): string {
   if (path.startsWith('/v1/engines/')) return '/v1/engines/:model/embeddings';
   if (GEMINI_V1_ACTION.test(path)) return '/v1/models/:target';
   if (path.startsWith('/v1/models/')) return '/v1/models/:model';
-  // Every other routable path is one of a fixed set (see routable).
+  // Every other path of the fast path is a fixed path of the route table.
   return path;
 }
 
