@@ -5,7 +5,6 @@ import type {
   OpenAPIObject,
   OperationObject,
   PathItemObject,
-  SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /** A route of the model API (the relay's route table), documented by reference to its provider. */
@@ -66,71 +65,6 @@ function relayOperation(route: DocumentedRelayRoute): OperationObject {
               },
             },
           },
-  };
-}
-
-/** What `GET /api/usage/token` tells an API token about itself. */
-const TOKEN_USAGE: SchemaObject = {
-  type: 'object',
-  required: [
-    'object',
-    'name',
-    'total_granted',
-    'total_used',
-    'total_available',
-    'unlimited_quota',
-    'model_limits',
-    'model_limits_enabled',
-    'expires_at',
-  ],
-  properties: {
-    object: { type: 'string', enum: ['token_usage'] },
-    name: { type: 'string' },
-    total_granted: { type: 'integer', description: 'quota left plus quota used' },
-    total_used: { type: 'integer' },
-    total_available: { type: 'integer', description: 'quota left (meaningless when unlimited_quota)' },
-    unlimited_quota: { type: 'boolean' },
-    model_limits: {
-      type: 'object',
-      additionalProperties: { type: 'boolean', enum: [true] },
-      description: 'the models the token may call, each `true`; empty when it may call any',
-    },
-    model_limits_enabled: { type: 'boolean' },
-    expires_at: { type: 'integer', description: 'Unix seconds; 0 = never' },
-  },
-};
-
-/**
- * `GET /api/usage/token`: served by the relay with an API token, in the shape OpenAI-era clients read
- * (`code` where the management API says `success`).
- */
-function tokenUsageOperation(): OperationObject {
-  const answer = (ok: boolean, data: SchemaObject): SchemaObject => ({
-    type: 'object',
-    required: ['code', 'message', 'data'],
-    properties: { code: { type: 'boolean', enum: [ok] }, message: { type: 'string' }, data },
-  });
-  return {
-    tags: ['relay'],
-    summary: "The calling API token's own usage",
-    security: [{ 'api-key': [] }],
-    responses: {
-      '200': {
-        description: 'the usage of the token named by Authorization',
-        content: {
-          'application/json': { schema: answer(true, { $ref: '#/components/schemas/TokenUsage' }) },
-        },
-      },
-      default: {
-        description:
-          'a refused token: 401 (no, unknown, disabled or expired key), 403 (used up, address not allowed)',
-        content: {
-          'application/json': {
-            schema: answer(false, { type: 'object', nullable: true, enum: [null] }),
-          },
-        },
-      },
-    },
   };
 }
 
@@ -195,7 +129,5 @@ export function buildOpenApiDocument(
     const method = route.method === 'GET' ? 'get' : 'post';
     doc.paths[route.path] = { ...doc.paths[route.path], [method]: relayOperation(route) };
   }
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, TokenUsage: TOKEN_USAGE } };
-  doc.paths['/api/usage/token'] = { get: tokenUsageOperation() };
   return doc;
 }
