@@ -10,6 +10,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import request from 'supertest';
+import { makeToken, setQuota } from '../support/relay-fixtures';
 import { ApiClient, makeUser, setupRoot, startApp, ROOT, type TestApp } from '../support/test-app';
 import {
   assertBrowserPrerequisites,
@@ -150,6 +152,14 @@ describe('users admin and settings page against the real server (built host-app 
     );
     await dialog.getByTestId('quota-below-zero').waitFor();
     expect(await dialog.getByRole('button', { name: '确定' }).isDisabled()).toBe(true);
+    // ...and the server does refuse that amount.
+    const refused = await ready().root.post('/api/user/manage', {
+      id: alice.id,
+      action: 'add_quota',
+      value: -99999999,
+    });
+    expect(refused.body.success).toBe(false);
+    expect((await findUser('alice01')).quota).toBe(alice.quota);
     await dialog.getByLabel('增加的额度（可为负数）').fill('250000');
     expect(await dialog.getByTestId('quota-below-zero').count()).toBe(0);
     expect(await dialog.getByTestId('quota-old').textContent()).toBe(
@@ -197,11 +207,13 @@ describe('users admin and settings page against the real server (built host-app 
   }, 120_000);
 
   it('en, root: "Models with no ratio" lists only what the relay cannot price', async () => {
-    const { root: api } = ready();
+    const { root: api, app: server } = ready();
     const made = await api.post('/api/channel/', {
       type: 1,
       name: 'ratio-check',
       key: 'sk-ratio-check',
+      // Nothing listens there: a call the relay admits fails upstream, never for lack of a price.
+      base_url: 'http://127.0.0.1:9',
       models: 'gpt-4o-mini-fail500,zz-unpriced-model',
     });
     expect(made.body.success).toBe(true);
@@ -211,6 +223,19 @@ describe('users admin and settings page against the real server (built host-app 
     await page.getByText('zz-unpriced-model', { exact: true }).waitFor();
     // Billed by the gpt-4o-mini prefix, as the relay does: not "without a ratio".
     expect(await page.getByText('gpt-4o-mini-fail500', { exact: true }).count()).toBe(0);
+    // The relay agrees: of the two, it refuses only the listed model for lack of a price.
+    await setQuota(server, 1, 10_000_000);
+    const key = (await makeToken(server, 1, { name: 'ratio-probe' })).key;
+    const call = (model: string) =>
+      request(server.url)
+        .post('/v1/chat/completions')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model, messages: [{ role: 'user', content: 'hi' }] });
+    const refused = await call('zz-unpriced-model');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('model_price_error');
+    const admitted = await call('gpt-4o-mini-fail500');
+    expect(admitted.body.error?.code).not.toBe('model_price_error');
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
