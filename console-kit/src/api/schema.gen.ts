@@ -2122,6 +2122,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/engines/{model}/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embeddings with the model in the path (older OpenAI clients)
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference/embeddings. Errors use the same provider's error format.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference/embeddings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/responses": {
         parameters: {
             query?: never;
@@ -2288,7 +2338,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "multipart/form-data": {
                         [key: string]: unknown;
                     };
                 };
@@ -2384,7 +2434,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "multipart/form-data": {
                         [key: string]: unknown;
                     };
                 };
@@ -2432,7 +2482,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "multipart/form-data": {
                         [key: string]: unknown;
                     };
                 };
@@ -2729,7 +2779,41 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * Gemini call under the stable prefix: {model} is <model>:generateContent, :streamGenerateContent, :embedContent, :countTokens
+         * @description Request and answer as defined by the provider: https://ai.google.dev/api/generate-content. Errors use the same provider's error format.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://ai.google.dev/api/generate-content */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2788,7 +2872,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Gemini call: {model}:generateContent, :streamGenerateContent, :embedContent, :countTokens
+         * Gemini call: {target} is <model>:generateContent, :streamGenerateContent, :embedContent, :countTokens
          * @description Request and answer as defined by the provider: https://ai.google.dev/api/generate-content. Errors use the same provider's error format.
          */
         post: {
@@ -2822,6 +2906,301 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's quota as an OpenAI billing subscription
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's usage as OpenAI billing usage (total_usage in cents)
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Same as /dashboard/billing/subscription
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Same as /dashboard/billing/usage
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's own quota and usage
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pg/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Playground chat of the signed-in user (session cookie; OpenAI format)
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference/chat. Errors use the same provider's error format.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference/chat */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Realtime API: ?model= upgrades to a WebSocket (OpenAI format)
+         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference/realtime. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description switched to a WebSocket carrying the provider's events; see https://platform.openai.com/docs/api-reference/realtime */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3279,11 +3658,19 @@ export interface components {
              * @example 1
              */
             type?: number;
+            /**
+             * @description required on create
+             * @example openai main
+             */
             name?: string;
             /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
             key?: string;
-            /** @description trailing slashes are stripped */
+            /**
+             * @description http(s) address; trailing slashes are stripped
+             * @example https://api.openai.com
+             */
             base_url?: string | null;
+            /** @description the channel type's extra setting (an API version, or a JSON object as text) */
             other?: string | null;
             openai_organization?: string | null;
             /**
@@ -3359,11 +3746,19 @@ export interface components {
              * @example 1
              */
             type?: number;
+            /**
+             * @description required on create
+             * @example openai main
+             */
             name?: string;
             /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
             key?: string;
-            /** @description trailing slashes are stripped */
+            /**
+             * @description http(s) address; trailing slashes are stripped
+             * @example https://api.openai.com
+             */
             base_url?: string | null;
+            /** @description the channel type's extra setting (an API version, or a JSON object as text) */
             other?: string | null;
             openai_organization?: string | null;
             /**
@@ -3412,6 +3807,7 @@ export interface components {
             status?: 1 | 2 | 3;
             /** @description 0 = no limit */
             max_input_tokens?: number;
+            /** @example 1 */
             id: number;
         };
         ChannelIdsDto: {
@@ -3419,9 +3815,11 @@ export interface components {
             ids: number[];
         };
         TagDto: {
+            /** @example team-a */
             tag: string;
         };
         EditTagDto: {
+            /** @example team-a */
             tag: string;
             /** @description absent = unchanged; empty string dissolves the tag */
             new_tag?: string | null;
@@ -3441,7 +3839,8 @@ export interface components {
         BatchTagDto: {
             /** @description channel ids */
             ids: number[];
-            tag: string | null;
+            /** @example team-a */
+            tag: string;
         };
         TokenView: {
             id: number;
@@ -3640,6 +4039,10 @@ export interface components {
                     requests?: number;
                 };
             } | null;
+            /**
+             * @description an id of no own token is "not found"
+             * @example 1
+             */
             id: number;
             /**
              * @description 1 enabled, 2 disabled
@@ -4123,7 +4526,7 @@ export interface components {
             username: string;
         };
         CompleteTopUpDto: {
-            /** @description the order number of a pending top-up */
+            /** @description the order number of a pending top-up (at most 64 characters) */
             trade_no: string;
         };
     };
