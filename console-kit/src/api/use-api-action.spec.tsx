@@ -25,6 +25,16 @@ async function rejectWith(error: { status: string; message: string }): Promise<n
   throw error; // eslint-disable-line @typescript-eslint/only-throw-error
 }
 
+function AnswerProbe({ work, onAnswer }: { work: () => Promise<string>; onAnswer: (key?: string) => void }) {
+  const { t } = useTranslation();
+  const action = useApiAction(t);
+  return (
+    <button type="button" disabled={action.busy} onClick={() => void action.answer(work).then(onAnswer)}>
+      fetch
+    </button>
+  );
+}
+
 describe('useApiAction', () => {
   it('toasts the success worded from the answer, and is busy while the call runs', async () => {
     let release: (value: number) => void = () => undefined;
@@ -58,5 +68,33 @@ describe('useApiAction', () => {
     expect(await screen.findByText('Channel name taken')).toBeTruthy();
     expect(screen.queryByText(/saved/)).toBeNull();
     await waitFor(() => expect(results).toEqual([false]));
+  });
+
+  it('answer resolves to what the call answered, with no toast when no success text is given', async () => {
+    const answers: (string | undefined)[] = [];
+    renderInConsole(
+      <AnswerProbe work={() => Promise.resolve('sk-full')} onAnswer={(key) => answers.push(key)} />,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'fetch' }));
+    await waitFor(() => expect(answers).toEqual(['sk-full']));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("answer toasts the server's reason and resolves to undefined on failure", async () => {
+    const answers: (string | undefined)[] = [];
+    renderInConsole(
+      <AnswerProbe
+        work={async () => {
+          await rejectWith({ status: 'ENVELOPE', message: 'Token not found' });
+          return 'never';
+        }}
+        onAnswer={(key) => answers.push(key)}
+      />,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'fetch' }));
+    expect(await screen.findByText('Token not found')).toBeTruthy();
+    await waitFor(() => expect(answers).toEqual([undefined]));
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Box, Button, Divider, Stack } from '@mui/material';
 import { useNavigate } from 'react-router';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import type { SessionUser } from '../../api/api-types';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useConsoleStorage, useNotify } from '../../provider/console-context';
@@ -39,6 +40,7 @@ export function ThirdPartySignIn() {
   const storage = useConsoleStorage();
   const [wechatSignIn] = useWechatSignInMutation();
   const [telegramLogin] = useTelegramLoginMutation();
+  const telegram = useApiAction(t);
 
   const providers = REDIRECT_PROVIDERS.filter((provider) => providerEnabled(provider, status));
   const wechat = Boolean(status?.wechat_login);
@@ -71,10 +73,9 @@ export function ThirdPartySignIn() {
   };
 
   const onTelegram = (data: TelegramAuthData) => {
-    telegramLogin(data)
-      .unwrap()
-      .then(finish)
-      .catch((failure: unknown) => notify(describeApiError(failure, t, t('login.failed')), 'error'));
+    void telegram.run(async () => finish(await telegramLogin(data).unwrap()), {
+      fallback: t('login.failed'),
+    });
   };
 
   return (

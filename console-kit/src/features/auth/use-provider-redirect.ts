@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useConsoleStorage, useNotify } from '../../provider/console-context';
 import { StorageKeys } from '../../provider/console-storage';
 import { useStartOAuthMutation } from '../oauth/oauth-api';
@@ -21,11 +21,12 @@ export function useProviderRedirect(go: (url: string) => void = leavePage) {
   const storage = useConsoleStorage();
   const notify = useNotify();
   const { t } = useTranslation('common');
-  const [startOAuth, { isLoading }] = useStartOAuthMutation();
+  const [startOAuth] = useStartOAuthMutation();
+  const { run, busy } = useApiAction(t);
 
   const start = useCallback(
-    async (provider: RedirectProvider) => {
-      try {
+    (provider: RedirectProvider) =>
+      run(async () => {
         const aff = storage.getItem(StorageKeys.aff) ?? undefined;
         const url = authorizeUrlOf(await startOAuth(aff ? { provider, aff } : { provider }).unwrap());
         if (!url) {
@@ -33,12 +34,9 @@ export function useProviderRedirect(go: (url: string) => void = leavePage) {
           return;
         }
         go(url);
-      } catch (failure) {
-        notify(describeApiError(failure, t), 'error');
-      }
-    },
-    [storage, startOAuth, go, notify, t],
+      }),
+    [storage, startOAuth, go, notify, t, run],
   );
 
-  return { start, isLoading };
+  return { start, isLoading: busy };
 }

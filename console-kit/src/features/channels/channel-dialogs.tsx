@@ -26,6 +26,7 @@ import {
   Typography,
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { DRAWER_WIDTH } from '../../components/form-drawer';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -147,20 +148,18 @@ export function TestModelDialog({ channel, onClose }: { channel: Channel | null;
 
 export function CopyChannelDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const t = useT();
-  const notify = useNotify();
+  const action = useApiAction(t);
   const id = useId();
   const [suffix, setSuffix] = useState(() => t('copyDialog.defaultSuffix'));
   const [resetBalance, setResetBalance] = useState(true);
-  const [copy, { isLoading }] = useCopyChannelMutation();
+  const [copy] = useCopyChannelMutation();
   const submit = async () => {
     if (!channel) return;
-    try {
-      await copy({ id: channel.id, suffix, resetBalance }).unwrap();
-      notify(t('actions.copied'), 'success');
-      onClose();
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('actions.copyFailed')), 'error');
-    }
+    const copied = await action.run(() => copy({ id: channel.id, suffix, resetBalance }).unwrap(), {
+      success: t('actions.copied'),
+      fallback: t('actions.copyFailed'),
+    });
+    if (copied) onClose();
   };
   return (
     <Dialog open={channel !== null} onClose={onClose} aria-labelledby={`${id}-title`}>
@@ -183,7 +182,7 @@ export function CopyChannelDialog({ channel, onClose }: { channel: Channel | nul
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('actions.cancel')}</Button>
-        <Button variant="contained" disabled={isLoading} onClick={() => void submit()}>
+        <Button variant="contained" disabled={action.busy} onClick={() => void submit()}>
           {t('copyDialog.submit')}
         </Button>
       </DialogActions>

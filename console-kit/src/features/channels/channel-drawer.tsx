@@ -16,6 +16,7 @@ import {
 } from '@mui/material';
 import { DRAWER_WIDTH, FormDrawer, formChanged, useUnsavedEdits } from '../../components/form-drawer';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -125,8 +126,9 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
   const typeModels = useTypeModelsQuery();
   const [create, creating] = useCreateChannelMutation();
   const [update, updating] = useUpdateChannelMutation();
-  const [fetchById, fetchingById] = useFetchModelsByIdMutation();
-  const [fetchByKey, fetchingByKey] = useFetchModelsByKeyMutation();
+  const [fetchById] = useFetchModelsByIdMutation();
+  const [fetchByKey] = useFetchModelsByKeyMutation();
+  const fetching = useApiAction(t);
   const rules = typeRules(form.type);
   const busy = creating.isLoading || updating.isLoading;
   const set = <K extends keyof ChannelForm>(field: K, value: ChannelForm[K]) =>
@@ -141,26 +143,27 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
   };
 
   const fetchModels = async () => {
-    try {
-      let models: string[];
-      if (isEdit && form.key.trim() === '') {
-        models = await fetchById(channel.id).unwrap();
-      } else {
-        if (form.key.trim() === '') {
-          notify(t('form.fillKey'), 'error');
-          return;
-        }
-        models = await fetchByKey({
-          type: form.type,
-          base_url: form.base_url.trim(),
-          key: form.key.trim().split('\n')[0],
-        }).unwrap();
-      }
-      // Picked in a dialog (merged by default), never put in place of the channel's list unseen.
-      setFetched({ current: form.models, models: [...new Set(models)] });
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('form.fetchFailed')), 'error');
+    // An edited channel with no key typed in fetches with its stored key.
+    const storedKeyChannel = isEdit && form.key.trim() === '' ? channel.id : null;
+    if (storedKeyChannel === null && form.key.trim() === '') {
+      notify(t('form.fillKey'), 'error');
+      return;
     }
+    await fetching.run(
+      async () => {
+        const models =
+          storedKeyChannel !== null
+            ? await fetchById(storedKeyChannel).unwrap()
+            : await fetchByKey({
+                type: form.type,
+                base_url: form.base_url.trim(),
+                key: form.key.trim().split('\n')[0],
+              }).unwrap();
+        // Picked in a dialog (merged by default), never put in place of the channel's list unseen.
+        setFetched({ current: form.models, models: [...new Set(models)] });
+      },
+      { fallback: t('form.fetchFailed') },
+    );
   };
 
   const fillRelated = () => {
@@ -372,12 +375,7 @@ function ChannelFormView({ channel, onClose }: { channel?: Channel; onClose: () 
           )}
         />
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button
-            size="small"
-            variant="outlined"
-            onClick={() => void fetchModels()}
-            disabled={fetchingById.isLoading || fetchingByKey.isLoading}
-          >
+          <Button size="small" variant="outlined" onClick={() => void fetchModels()} disabled={fetching.busy}>
             {t('form.fetchModels')}
           </Button>
           <Button

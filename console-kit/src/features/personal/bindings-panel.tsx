@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Box, Button, Divider, Stack, Typography } from '@mui/material';
 import type { SelfUser } from '../../api/api-types';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSystemStatus } from '../../provider/use-system-status';
@@ -43,6 +44,7 @@ export function BindingsPanel({ self }: { self: SelfUser }) {
   const redirect = useProviderRedirect();
   const [bindWechat] = useBindWechatMutation();
   const [bindTelegram] = useBindTelegramMutation();
+  const telegram = useApiAction(t);
   const [emailOpen, setEmailOpen] = useState(false);
   const [wechatOpen, setWechatOpen] = useState(false);
 
@@ -63,10 +65,10 @@ export function BindingsPanel({ self }: { self: SelfUser }) {
   // The widget's fields go through the API client (session cookie + New-Api-User): the server binds
   // them to this user and answers JSON; the refreshed self shows the new binding.
   const onTelegram = (data: TelegramAuthData) => {
-    bindTelegram(data)
-      .unwrap()
-      .then(() => notify(tOAuth('bindSuccess'), 'success'))
-      .catch((failure: unknown) => notify(describeApiError(failure, t, t('failed')), 'error'));
+    void telegram.run(() => bindTelegram(data).unwrap(), {
+      success: tOAuth('bindSuccess'),
+      fallback: t('failed'),
+    });
   };
 
   return (

@@ -16,6 +16,7 @@ import { PasswordFields } from '../../components/password-fields';
 import { useNavigate } from 'react-router';
 import type { SelfUser } from '../../api/api-types';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
@@ -176,28 +177,25 @@ function Section({ title, hint, children }: { title: string; hint: string; child
 /** Access token reset (copied to the clipboard), two-factor sign-in, password change, account deletion. */
 export function SecurityPanel({ self }: { self: SelfUser }) {
   const { t } = usePersonalTranslation();
-  const notify = useNotify();
   const copyText = useCopyText();
-  const [resetToken, { isLoading: resetting }] = useResetAccessTokenMutation();
+  const [resetToken] = useResetAccessTokenMutation();
+  const resetting = useApiAction(t);
   const [token, setToken] = useState<string | null>(null);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
 
   const reset = async () => {
-    try {
-      const fresh = await resetToken().unwrap();
-      setToken(fresh);
-      await copyText(fresh, t('security.tokenReset'));
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('failed')), 'error');
-    }
+    const fresh = await resetting.answer(() => resetToken().unwrap(), { fallback: t('failed') });
+    if (fresh === undefined) return;
+    setToken(fresh);
+    await copyText(fresh, t('security.tokenReset'));
   };
 
   return (
     <Box>
       <Section title={t('security.tokenTitle')} hint={t('security.tokenHint')}>
         <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
-          <Button variant="outlined" onClick={() => void reset()} disabled={resetting}>
+          <Button variant="outlined" onClick={() => void reset()} disabled={resetting.busy}>
             {t('security.resetToken')}
           </Button>
           {token && (

@@ -2,10 +2,9 @@ import { useState } from 'react';
 import { Alert, Box, Button, Chip, Stack, TableCell, TableRow } from '@mui/material';
 import dayjs from 'dayjs';
 import { UserRole } from '../../api/api-types';
-import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useCopyText } from '../../provider/clipboard';
-import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -55,7 +54,6 @@ export function RedemptionsPage() {
 
 function RedemptionsAdmin() {
   const { t } = useFeatureTranslation(REDEMPTIONS_NAMESPACE, redemptionsLocales);
-  const notify = useNotify();
   const copyText = useCopyText();
   const { formatQuota } = useQuotaFormat();
   const paging = usePaging();
@@ -69,6 +67,7 @@ function RedemptionsAdmin() {
   const [setStatus] = useSetRedemptionStatusMutation();
   const [deleteCode] = useDeleteRedemptionMutation();
   const [deleteInvalid] = useDeleteInvalidRedemptionsMutation();
+  const action = useApiAction(t);
   const items = list.data?.items ?? [];
 
   const search = () => {
@@ -76,29 +75,19 @@ function RedemptionsAdmin() {
     setFilter(keyword);
   };
 
-  const changeStatus = async (code: Redemption, status: 1 | 2) => {
-    try {
-      await setStatus({ id: code.id, status }).unwrap();
-      notify(t('actions.success'), 'success');
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
-    }
-  };
+  const changeStatus = (code: Redemption, status: 1 | 2) =>
+    action.run(() => setStatus({ id: code.id, status }).unwrap(), { success: t('actions.success') });
 
   const confirm = async () => {
     const current = pending;
     setPending(null);
     if (!current) return;
-    try {
-      if (current.kind === 'delete') {
-        await deleteCode(current.code.id).unwrap();
-        notify(t('actions.deleted'), 'success');
-      } else {
-        const count = await deleteInvalid().unwrap();
-        notify(t('deletedInvalid', { count }), 'success');
-      }
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
+    if (current.kind === 'delete') {
+      await action.run(() => deleteCode(current.code.id).unwrap(), { success: t('actions.deleted') });
+    } else {
+      await action.run(() => deleteInvalid().unwrap(), {
+        success: (count) => t('deletedInvalid', { count }),
+      });
     }
   };
 

@@ -22,7 +22,7 @@ import {
 import type { TFunction } from 'i18next';
 import { UserRole } from '../../api/api-types';
 import { describeApiError } from '../../api/describe-api-error';
-import { useNotify } from '../../provider/console-context';
+import { useApiAction } from '../../api/use-api-action';
 import { useSession } from '../../provider/use-session';
 import {
   useExportAuditMutation,
@@ -79,17 +79,11 @@ export function describeChanges(entry: AuditEntry, t: TFunction): string[] {
 
 function RequireTwoFactorSwitch() {
   const { t } = useSecurityTranslation();
-  const notify = useNotify();
   const { data: status } = useGetTwoFactorQuery();
-  const [save, { isLoading }] = useSetAdminTwoFactorRequiredMutation();
-  const toggle = async (value: boolean) => {
-    try {
-      await save(value).unwrap();
-      notify(t('audit.requireSaved'), 'success');
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('panel.failed')), 'error');
-    }
-  };
+  const [save] = useSetAdminTwoFactorRequiredMutation();
+  const saving = useApiAction(t);
+  const toggle = (value: boolean) =>
+    saving.run(() => save(value).unwrap(), { success: t('audit.requireSaved'), fallback: t('panel.failed') });
   return (
     <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
       <Typography variant="subtitle1" component="h2">
@@ -99,7 +93,7 @@ function RequireTwoFactorSwitch() {
         control={
           <Switch
             checked={status?.required_for_admins === true}
-            disabled={isLoading || !status}
+            disabled={saving.busy || !status}
             onChange={(event) => void toggle(event.target.checked)}
           />
         }
@@ -118,13 +112,13 @@ function RequireTwoFactorSwitch() {
  */
 export function AuditPage() {
   const { t } = useSecurityTranslation();
-  const notify = useNotify();
   const { user } = useSession();
   const [form, setForm] = useState<FilterForm>(EMPTY);
   const [filter, setFilter] = useState<Partial<AuditFilter>>({});
   const [page, setPage] = useState(1);
   const { data, isFetching, error } = useListAuditQuery({ ...filter, p: page, page_size: PAGE_SIZE });
-  const [exportCsv, { isLoading: exporting }] = useExportAuditMutation();
+  const [exportCsv] = useExportAuditMutation();
+  const exporting = useApiAction(t);
   const set = (field: keyof FilterForm) => (value: string) =>
     setForm((current) => ({ ...current, [field]: value }));
 
@@ -133,19 +127,19 @@ export function AuditPage() {
     setFilter(auditFilterOf(form));
     setPage(1);
   };
-  const download = async () => {
-    try {
-      const csv = await exportCsv(filter).unwrap();
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `audit-${new Date().toISOString().slice(0, 10)}.csv`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('audit.loadFailed')), 'error');
-    }
-  };
+  const download = () =>
+    exporting.run(
+      async () => {
+        const csv = await exportCsv(filter).unwrap();
+        const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = `audit-${new Date().toISOString().slice(0, 10)}.csv`;
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      },
+      { fallback: t('audit.loadFailed') },
+    );
 
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 }, maxWidth: 1400, mx: 'auto' }}>
@@ -219,7 +213,7 @@ export function AuditPage() {
         >
           {t('audit.reset')}
         </Button>
-        <Button variant="outlined" onClick={() => void download()} disabled={exporting}>
+        <Button variant="outlined" onClick={() => void download()} disabled={exporting.busy}>
           {t('audit.export')}
         </Button>
       </Stack>

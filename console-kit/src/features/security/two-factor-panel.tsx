@@ -18,6 +18,7 @@ import {
 } from '@mui/material';
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useCopyText } from '../../provider/clipboard';
 import { useNotify } from '../../provider/console-context';
 import {
@@ -143,7 +144,7 @@ export function TwoFactorPanel() {
   const { t } = useSecurityTranslation();
   const notify = useNotify();
   const { data: status } = useGetTwoFactorQuery();
-  const [setupTotp, { isLoading: starting }] = useSetupTotpMutation();
+  const [setupTotp] = useSetupTotpMutation();
   const [disableTotp] = useDisableTotpMutation();
   const [regenerate] = useRegenerateRecoveryCodesMutation();
   const [registerOptions] = usePasskeyRegisterOptionsMutation();
@@ -152,50 +153,35 @@ export function TwoFactorPanel() {
   const [enrolling, setEnrolling] = useState<TotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [passkeyName, setPasskeyName] = useState('');
-  const fail = (failure: unknown) => notify(describeApiError(failure, t, t('panel.failed')), 'error');
+  const starting = useApiAction(t);
+  const action = useApiAction(t);
+  const failed = { fallback: t('panel.failed') };
 
-  const startTotp = async () => {
-    try {
+  const startTotp = () =>
+    starting.run(async () => {
       setEnrolling(await setupTotp().unwrap());
-    } catch (failure) {
-      fail(failure);
-    }
-  };
+    }, failed);
   const turnOffTotp = async () => {
     if (!window.confirm(t('panel.disableConfirm'))) return;
-    try {
-      await disableTotp().unwrap();
-      notify(t('panel.disabled'), 'success');
-    } catch (failure) {
-      fail(failure);
-    }
+    await action.run(() => disableTotp().unwrap(), { ...failed, success: t('panel.disabled') });
   };
-  const newCodes = async () => {
-    try {
+  const newCodes = () =>
+    action.run(async () => {
       setCodes((await regenerate().unwrap()).recovery_codes);
-    } catch (failure) {
-      fail(failure);
-    }
-  };
-  const addPasskey = async () => {
-    try {
-      const optionsJSON = await registerOptions().unwrap();
-      const response = await startRegistration({ optionsJSON });
-      await register({ response, name: passkeyName.trim() || undefined }).unwrap();
-      setPasskeyName('');
-      notify(t('panel.passkeyAdded'), 'success');
-    } catch (failure) {
-      fail(failure);
-    }
-  };
+    }, failed);
+  const addPasskey = () =>
+    action.run(
+      async () => {
+        const optionsJSON = await registerOptions().unwrap();
+        const response = await startRegistration({ optionsJSON });
+        await register({ response, name: passkeyName.trim() || undefined }).unwrap();
+        setPasskeyName('');
+      },
+      { ...failed, success: t('panel.passkeyAdded') },
+    );
   const remove = async (id: number, name: string) => {
     if (!window.confirm(t('panel.removeConfirm', { name }))) return;
-    try {
-      await removePasskey(id).unwrap();
-      notify(t('panel.passkeyRemoved'), 'success');
-    } catch (failure) {
-      fail(failure);
-    }
+    await action.run(() => removePasskey(id).unwrap(), { ...failed, success: t('panel.passkeyRemoved') });
   };
 
   return (
@@ -231,7 +217,7 @@ export function TwoFactorPanel() {
             </Button>
           </>
         ) : (
-          <Button variant="outlined" size="small" onClick={() => void startTotp()} disabled={starting}>
+          <Button variant="outlined" size="small" onClick={() => void startTotp()} disabled={starting.busy}>
             {t('panel.enable')}
           </Button>
         )}

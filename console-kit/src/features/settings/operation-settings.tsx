@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Divider, Stack, TextField, Typography } from '@mui/material';
-import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useNotify } from '../../provider/console-context';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { OptionsPanel, type FieldSpec } from './options-panel';
@@ -111,7 +111,8 @@ function LogCleanup() {
   const notify = useNotify();
   const [time, setTime] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [deleteLogs, { isLoading }] = useDeleteLogsBeforeMutation();
+  const [deleteLogs] = useDeleteLogsBeforeMutation();
+  const deleting = useApiAction(t);
 
   const start = () => {
     if (!time || Number.isNaN(new Date(time).getTime())) {
@@ -122,12 +123,9 @@ function LogCleanup() {
   };
   const clear = async () => {
     setConfirming(false);
-    try {
-      const count = await deleteLogs(Math.floor(new Date(time).getTime() / 1000)).unwrap();
-      notify(t('log.cleared', { count: Number(count) || 0 }), 'success');
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
-    }
+    await deleting.run(() => deleteLogs(Math.floor(new Date(time).getTime() / 1000)).unwrap(), {
+      success: (count) => t('log.cleared', { count: Number(count) || 0 }),
+    });
   };
 
   return (
@@ -146,7 +144,7 @@ function LogCleanup() {
           onChange={(event) => setTime(event.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
         />
-        <Button color="error" variant="outlined" onClick={start} disabled={isLoading}>
+        <Button color="error" variant="outlined" onClick={start} disabled={deleting.busy}>
           {t('log.clear')}
         </Button>
       </Stack>

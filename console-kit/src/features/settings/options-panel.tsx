@@ -17,6 +17,7 @@ import {
 import type { TFunction } from 'i18next';
 import { isRoot } from '../../shell/shell-nav';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useSession } from '../../provider/use-session';
 import { useNotify } from '../../provider/console-context';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -134,6 +135,7 @@ export function OptionsPanel({ id, fields, options, warning, validate, prepare, 
   const save = useSaveOptions();
   const session = useSession();
   const [updateOption] = useUpdateOptionMutation();
+  const clearing = useApiAction(t);
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
@@ -205,13 +207,11 @@ export function OptionsPanel({ id, fields, options, warning, validate, prepare, 
   };
 
   const clearSecret = async (key: string) => {
-    try {
-      await updateOption({ key, value: '', clear: true }).unwrap();
-      set(key, '');
-      notify(t('messages.saved'), 'success');
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('messages.saveFailed')), 'error');
-    }
+    const cleared = await clearing.run(() => updateOption({ key, value: '', clear: true }).unwrap(), {
+      success: t('messages.saved'),
+      fallback: t('messages.saveFailed'),
+    });
+    if (cleared) set(key, '');
   };
 
   const toggles = fields.filter((field) => field.kind === 'bool');

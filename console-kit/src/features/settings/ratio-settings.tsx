@@ -18,6 +18,7 @@ import {
   Typography,
 } from '@mui/material';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useNotify } from '../../provider/console-context';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { OptionsPanel, type FieldSpec } from './options-panel';
@@ -44,19 +45,14 @@ const RATIO_TABS: RatioTab[] = ['json', 'visual', 'unset'];
 /** The operation tab's ratio area: JSON editors, the visual price table, models with no price. */
 export function RatioSettings({ options }: { options: OptionValues }) {
   const { t } = useSettingsTranslation();
-  const notify = useNotify();
   const [tab, setTab] = useState<RatioTab>('json');
   const [confirmReset, setConfirmReset] = useState(false);
-  const [resetRatios, { isLoading: resetting }] = useResetModelRatioMutation();
+  const [resetRatios] = useResetModelRatioMutation();
+  const resetting = useApiAction(t);
 
   const reset = async () => {
     setConfirmReset(false);
-    try {
-      await resetRatios().unwrap();
-      notify(t('ratio.resetDone'), 'success');
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
-    }
+    await resetting.run(() => resetRatios().unwrap(), { success: t('ratio.resetDone') });
   };
 
   return (
@@ -76,7 +72,7 @@ export function RatioSettings({ options }: { options: OptionValues }) {
               color="warning"
               variant="outlined"
               onClick={() => setConfirmReset(true)}
-              disabled={resetting}
+              disabled={resetting.busy}
             >
               {t('ratio.reset')}
             </Button>

@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import dayjs from 'dayjs';
-import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import type { BudgetStatus } from '../../lib/budget-rules';
 import { BudgetUsage } from '../../components/budget-usage';
@@ -90,9 +90,12 @@ export function TokensPage() {
   const [pending, setPending] = useState<Pending | null>(null);
   const list = useListTokensQuery({ ...filters, page, pageSize });
   const [setStatus] = useSetTokenStatusMutation();
-  const [deleteToken, deleting] = useDeleteTokenMutation();
-  const [deleteTokens, batchDeleting] = useDeleteTokensMutation();
+  const [deleteToken] = useDeleteTokenMutation();
+  const [deleteTokens] = useDeleteTokensMutation();
   const [fetchKey] = useFetchTokenKeyMutation();
+  const action = useApiAction(t);
+  const deleting = useApiAction(t);
+  const batchDeleting = useApiAction(t);
   const chats = parseChats(status?.chats);
   const items = list.data?.items ?? [];
   // Used and remaining per period of the listed tokens that have a budget.
@@ -105,14 +108,8 @@ export function TokensPage() {
     setFilters({ keyword, token: tokenText });
   };
 
-  const fullKey = async (token: Token): Promise<string | null> => {
-    try {
-      return (await fetchKey(token.id).unwrap()).key;
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
-      return null;
-    }
-  };
+  const fullKey = async (token: Token): Promise<string | undefined> =>
+    (await action.answer(() => fetchKey(token.id).unwrap()))?.key;
 
   const copyKey = async (token: Token) => {
     const key = await fullKey(token);
@@ -141,31 +138,20 @@ export function TokensPage() {
     }
   };
 
-  const changeStatus = async (token: Token, next: 1 | 2) => {
-    try {
-      await setStatus({ id: token.id, status: next }).unwrap();
-      notify(t('actions.success'), 'success');
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
-    }
-  };
+  const changeStatus = (token: Token, next: 1 | 2) =>
+    action.run(() => setStatus({ id: token.id, status: next }).unwrap(), { success: t('actions.success') });
 
   const confirm = async () => {
     const current = pending;
     setPending(null);
     if (!current) return;
-    try {
-      if (current.kind === 'delete') {
-        await deleteToken(current.token.id).unwrap();
-        notify(t('actions.deleted'), 'success');
-      } else {
-        const count = await deleteTokens(current.ids).unwrap();
-        notify(t('batchDeleted', { count }), 'success');
-      }
-      setSelected([]);
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
-    }
+    const deleted =
+      current.kind === 'delete'
+        ? await deleting.run(() => deleteToken(current.token.id).unwrap(), { success: t('actions.deleted') })
+        : await batchDeleting.run(() => deleteTokens(current.ids).unwrap(), {
+            success: (count) => t('batchDeleted', { count }),
+          });
+    if (deleted) setSelected([]);
   };
 
   const allSelected = items.length > 0 && items.every((token) => selected.includes(token.id));
@@ -179,7 +165,7 @@ export function TokensPage() {
     formatQuota,
     budget: budgets.data?.[String(token.id)],
     selected: selected.includes(token.id),
-    busy: deleting.isLoading,
+    busy: deleting.busy,
     onToggle: () => toggle(token.id),
     onCopy: () => void copyKey(token),
     onChat: (chat) => void openChat(token, chat),
@@ -205,7 +191,7 @@ export function TokensPage() {
               <Button
                 variant="outlined"
                 color="error"
-                disabled={batchDeleting.isLoading}
+                disabled={batchDeleting.busy}
                 onClick={() =>
                   selected.length === 0
                     ? notify(t('selectFirst'), 'warning')

@@ -11,9 +11,8 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { UserRole } from '../../api/api-types';
-import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { AddUserDrawer } from './add-user-drawer';
@@ -60,7 +59,6 @@ export function UsersPage() {
 }
 
 function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
-  const notify = useNotify();
   const display = useQuotaDisplay();
   const paging = usePaging();
   const { page, pageSize, setPage } = paging;
@@ -69,7 +67,8 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
   const [filters, setFilters] = useState({ keyword: '', group: '' });
   const list = useListUsersQuery({ ...filters, page, pageSize });
   const groups = useGetGroupsQuery();
-  const [manageUser, { isLoading: managing }] = useManageUserMutation();
+  const [manageUser] = useManageUserMutation();
+  const manage = useApiAction(t);
   const [pending, setPending] = useState<{ user: AdminUser; action: ManageAction } | null>(null);
   const [adding, setAdding] = useState(false);
   // /user/edit/:id opens that user's drawer straight away.
@@ -81,15 +80,9 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
     setFilters({ keyword, group });
   };
 
-  const run = async (target: AdminUser, action: ManageAction) => {
-    try {
-      await manageUser({ id: target.id, action }).unwrap();
-      notify(t('actions.success'), 'success');
-    } catch (failure) {
-      // The server has the last word on who may do what; its reason is shown as given.
-      notify(describeApiError(failure, t), 'error');
-    }
-  };
+  // The server has the last word on who may do what; its reason is shown as given.
+  const run = (target: AdminUser, action: ManageAction) =>
+    manage.run(() => manageUser({ id: target.id, action }).unwrap(), { success: t('actions.success') });
 
   const act = (target: AdminUser, action: ManageAction) => {
     if (CONFIRMED_ACTIONS.has(action)) {
@@ -168,7 +161,7 @@ function UsersAdmin({ actorRole, t }: { actorRole: number; t: Translate }) {
         message={pending ? t(`actions.${pending.action}Confirm`, { username: pending.user.username }) : ''}
         confirmLabel={t('actions.confirm')}
         cancelLabel={t('actions.cancel')}
-        busy={managing}
+        busy={manage.busy}
         onCancel={() => setPending(null)}
         onConfirm={() => {
           if (pending) {

@@ -25,6 +25,7 @@ import {
 import dayjs from 'dayjs';
 import { useGetSelfQuery } from '../../api/gatehouse-api';
 import { describeApiError } from '../../api/describe-api-error';
+import { useApiAction } from '../../api/use-api-action';
 import { useQuotaFormat } from '../../format/use-quota-format';
 import { useNotify } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
@@ -96,7 +97,8 @@ function RedeemCard({
 }) {
   const notify = useNotify();
   const { formatQuota } = useQuotaFormat();
-  const [redeem, { isLoading }] = useRedeemCodeMutation();
+  const [redeem] = useRedeemCodeMutation();
+  const redeeming = useApiAction(t);
   const [code, setCode] = useState('');
 
   const submit = async (event: FormEvent) => {
@@ -105,13 +107,12 @@ function RedeemCard({
       notify(t('redeem.empty'), 'warning');
       return;
     }
-    try {
-      const quota = await redeem(code.trim()).unwrap();
-      notify(`${t('redeem.success')} ${t('redeem.credited', { value: formatQuota(quota) })}`, 'success');
+    const redeemed = await redeeming.run(() => redeem(code.trim()).unwrap(), {
+      success: (quota) => `${t('redeem.success')} ${t('redeem.credited', { value: formatQuota(quota) })}`,
+    });
+    if (redeemed) {
       setCode('');
       onRedeemed();
-    } catch (failure) {
-      notify(describeApiError(failure, t), 'error');
     }
   };
 
@@ -144,7 +145,7 @@ function RedeemCard({
           onChange={(event) => setCode(event.target.value)}
           sx={{ flexGrow: 1 }}
         />
-        <Button type="submit" variant="contained" disabled={isLoading}>
+        <Button type="submit" variant="contained" disabled={redeeming.busy}>
           {t('redeem.submit')}
         </Button>
         <Button variant="outlined" onClick={openTopUpLink}>
@@ -158,7 +159,8 @@ function RedeemCard({
 function OnlineTopUpCard({ t, info }: { t: Translate; info: TopUpInfo }) {
   const notify = useNotify();
   const [quote] = useQuoteAmountMutation();
-  const [pay, paying] = usePayOnlineMutation();
+  const [pay] = usePayOnlineMutation();
+  const paying = useApiAction(t);
   const minimum = minimumAmount(info);
   const [amountText, setAmountText] = useState(String(Math.max(1, minimum)));
   const [quoted, setQuoted] = useState<{ amount: number; price: string } | null>(null);
@@ -223,22 +225,23 @@ function OnlineTopUpCard({ t, info }: { t: Translate; info: TopUpInfo }) {
     const method = confirming;
     setConfirming(null);
     if (!method || amount === null) return;
-    try {
-      const answer = await pay({ amount, payment_method: method.type }).unwrap();
-      const read = readRawAnswer(answer);
-      if (!read.ok) {
-        notify(read.reason ?? t('online.requestFailed'), 'error');
-        return;
-      }
-      if (!isGatewayUrl(read.url) || typeof read.data !== 'object' || read.data === null) {
-        notify(t('online.requestFailed'), 'error');
-        return;
-      }
-      submitPayForm(read.url, read.data as Record<string, unknown>);
-      notify(t('online.opened'), 'info');
-    } catch (failure) {
-      notify(describeApiError(failure, t, t('online.requestFailed')), 'error');
-    }
+    await paying.run(
+      async () => {
+        const answer = await pay({ amount, payment_method: method.type }).unwrap();
+        const read = readRawAnswer(answer);
+        if (!read.ok) {
+          notify(read.reason ?? t('online.requestFailed'), 'error');
+          return;
+        }
+        if (!isGatewayUrl(read.url) || typeof read.data !== 'object' || read.data === null) {
+          notify(t('online.requestFailed'), 'error');
+          return;
+        }
+        submitPayForm(read.url, read.data as Record<string, unknown>);
+        notify(t('online.opened'), 'info');
+      },
+      { fallback: t('online.requestFailed') },
+    );
   };
 
   return (
@@ -281,7 +284,7 @@ function OnlineTopUpCard({ t, info }: { t: Translate; info: TopUpInfo }) {
                 <Button
                   key={method.type}
                   variant="contained"
-                  disabled={paying.isLoading}
+                  disabled={paying.busy}
                   onClick={() => choose(method)}
                   sx={
                     method.color && /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(method.color)
