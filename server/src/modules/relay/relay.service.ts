@@ -22,7 +22,7 @@ import { ContentLogService } from '../log';
 import { Caller, RelayAdmission } from './lifecycle/admission';
 import { captureAtAdmission, captureForChannel, recordContent } from './lifecycle/content-capture';
 import { Attempt, AttemptPlanner } from './lifecycle/attempt-plan';
-import { Failover } from './lifecycle/failover';
+import { Failover, FailoverPlan, FailoverResult } from './lifecycle/failover';
 import { RelaySettlement } from './lifecycle/settlement';
 import { InboundRequest, RelayContext } from './relay-context';
 import { relayAggregated, relayBinary, relayJson } from './respond/complete';
@@ -39,13 +39,18 @@ export class RelayService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly admission: RelayAdmission,
     private readonly settlement: RelaySettlement,
-    private readonly planner: AttemptPlanner,
+    readonly planner: AttemptPlanner,
     private readonly failover: Failover,
     private readonly upstream: UpstreamClient,
     private readonly options: OptionService,
     private readonly metrics: MetricsService,
-    private readonly content: ContentLogService,
+    readonly content: ContentLogService,
   ) {}
+
+  /** RetryTimes for a call of the HTTP relay. */
+  failoverRetries(): number {
+    return this.failover.retries(false);
+  }
 
   private running = 0;
   private idleWaiters: Array<() => void> = [];
@@ -84,30 +89,14 @@ export class RelayService {
     }
     if (this.content.active) captureAtAdmission(this.content, ctx, res);
 
-    const signal = new ClientSignal();
-    const onClose = () => {
-      if (!res.writableFinished) signal.abort();
-    };
-    res.on('close', onClose);
-    const result = await this.failover
-      .run<Attempt, Outcome>({
-        retries: this.failover.retries(false),
-        pick: (n, tried) => {
-          if (signal.aborted)
-            throw relayFail(499, 'relay_upstream_failed', { reason: 'client closed the request' });
-          return this.planner.plan(ctx, n, tried);
-        },
-        channelOf: (a) => a.channel,
-        release: (a) => a.release(),
-        run: (a) => {
-          req.channelId = a.channel.id;
-          if (!ctx.content && a.channel.setting.content_log)
-            captureForChannel(this.content, ctx, a.channel, res);
-          return this.answer(ctx, a, res, signal).finally(a.release);
-        },
-        stop: () => signal.aborted || res.headersSent,
-      })
-      .finally(() => res.off('close', onClose));
+    const call = new RelayCall(this, ctx, res);
+    res.on('close', call.onClose);
+    let result: FailoverResult<Attempt, Outcome>;
+    try {
+      result = await this.failover.run(call);
+    } finally {
+      res.off('close', call.onClose);
+    }
 
     if (result.ok) {
       this.settlement.settle(ctx, hold, result.attempt, result.value, result.tried);
@@ -121,12 +110,7 @@ export class RelayService {
   }
 
   /** One attempt: the upstream call, then the answer in the form the upstream's content type calls for. */
-  private async answer(
-    ctx: RelayContext,
-    a: Attempt,
-    res: ServerResponse,
-    signal: ClientSignal,
-  ): Promise<Outcome> {
+  async answer(ctx: RelayContext, a: Attempt, res: ServerResponse, signal: ClientSignal): Promise<Outcome> {
     const deadlineAt =
       this.config.relayTimeoutSeconds > 0 ? Date.now() + this.config.relayTimeoutSeconds * 1000 : 0;
     const up = await this.upstream.send(a, signal, ctx.stream);
@@ -156,5 +140,56 @@ export class RelayService {
       idleSeconds: this.config.streamingTimeoutSeconds,
       firstEventSeconds: this.config.firstByteTimeoutSeconds,
     };
+  }
+}
+
+/**
+ * One call's failover plan: a single object per request whose methods the failover loop calls (one
+ * allocation where a plan of closures costs one per step).
+ */
+class RelayCall implements FailoverPlan<Attempt, Outcome> {
+  readonly signal = new ClientSignal();
+  readonly retries: number;
+
+  constructor(
+    private readonly relay: RelayService,
+    private readonly ctx: RelayContext,
+    private readonly res: ServerResponse,
+  ) {
+    this.retries = relay.failoverRetries();
+  }
+
+  /** The client left before the answer was complete: the upstream call is cancelled. */
+  readonly onClose = (): void => {
+    if (!this.res.writableFinished) this.signal.abort();
+  };
+
+  pick(n: number, tried: ReadonlySet<number>): Attempt | Promise<Attempt> {
+    if (this.signal.aborted)
+      throw relayFail(499, 'relay_upstream_failed', { reason: 'client closed the request' });
+    return this.relay.planner.plan(this.ctx, n, tried);
+  }
+
+  channelOf(a: Attempt) {
+    return a.channel;
+  }
+
+  release(a: Attempt): void {
+    a.release();
+  }
+
+  async run(a: Attempt): Promise<Outcome> {
+    this.ctx.req.channelId = a.channel.id;
+    if (!this.ctx.content && a.channel.setting.content_log)
+      captureForChannel(this.relay.content, this.ctx, a.channel, this.res);
+    try {
+      return await this.relay.answer(this.ctx, a, this.res, this.signal);
+    } finally {
+      a.release();
+    }
+  }
+
+  stop(): boolean {
+    return this.signal.aborted || this.res.headersSent;
   }
 }

@@ -34,6 +34,9 @@ export type FailoverResult<A, R> =
   | { ok: true; value: R; attempt: A; tried: number[] }
   | { ok: false; error: RelayError | null; channel: ChannelSnapshot | null; tried: number[] };
 
+/** What the first attempt excludes: nothing (shared, never written). */
+const NONE_TRIED: ReadonlySet<number> = new Set();
+
 @Injectable()
 export class Failover {
   constructor(
@@ -51,11 +54,12 @@ export class Failover {
     let error: RelayError | null = null;
     let channel: ChannelSnapshot | null = null;
     // Channels that timed out for this request: waiting on them again only doubles the wait.
-    const timedOut = new Set<number>();
+    let timedOut: Set<number> | null = null;
     for (let attempt = 0; attempt <= plan.retries; attempt++) {
       let a: A;
       try {
-        a = await plan.pick(attempt, new Set(tried));
+        const picked = plan.pick(attempt, tried.length ? new Set(tried) : NONE_TRIED);
+        a = picked instanceof Promise ? await picked : picked;
       } catch (err) {
         if (plan.passThrough?.(err)) throw err;
         // No (further) channel: the first attempt's refusal is the answer; after a failure, that failure is.
@@ -63,7 +67,7 @@ export class Failover {
         break;
       }
       if (
-        timedOut.has(plan.channelOf(a).id) &&
+        timedOut?.has(plan.channelOf(a).id) &&
         !this.options.bool('general_setting.retry_timeout_same_channel')
       ) {
         plan.release?.(a);
@@ -72,12 +76,13 @@ export class Failover {
       channel = plan.channelOf(a);
       tried.push(channel.id);
       try {
-        return { ok: true, value: await plan.run(a), attempt: a, tried };
+        const value = await plan.run(a);
+        return { ok: true, value, attempt: a, tried };
       } catch (err) {
         if (plan.passThrough?.(err)) throw err;
         const e = toRelayError(err);
         error = e;
-        if (e.key === 'relay_upstream_timeout') timedOut.add(channel.id);
+        if (e.key === 'relay_upstream_timeout') (timedOut ??= new Set()).add(channel.id);
         void this.health.onUpstreamError(channel, e.upstreamStatus ?? e.status, e.text || e.messageIn('en'));
         plan.onFailure?.(a, e);
         if (!e.retryable || plan.stop?.()) break;
