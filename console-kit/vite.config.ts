@@ -25,6 +25,7 @@ export default defineConfig({
         setup: src('features/setup/index.ts'),
         auth: src('features/auth/index.ts'),
         shell: src('shell/index.ts'),
+        features: src('console-features.ts'),
         register: src('features/register/index.ts'),
         reset: src('features/reset/index.ts'),
         oauth: src('features/oauth/index.ts'),

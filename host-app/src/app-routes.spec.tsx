@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { GatehouseConsole } from '@gatehouse/console-kit';
-import { AppRoutes } from './app-routes';
+import type { ConsoleFeature } from '@gatehouse/console-kit/features';
+import { buildSidebarGroups, unroutedSidebarItems } from '@gatehouse/console-kit/shell';
+import { AppRoutes, hostFeatures } from './app-routes';
 
 // Rendering MUI pages in happy-dom on a shared two-core machine can take seconds.
 vi.setConfig({ testTimeout: 20_000 });
@@ -103,6 +105,8 @@ describe('host routes', () => {
     await screen.findByText(
       (_text, element) =>
         element?.getAttribute('data-testid') === 'path' && element.textContent === '/personal',
+      undefined,
+      { timeout: 10_000 },
     );
     expect(screen.getByTestId('path').textContent).toBe('/personal');
   });
@@ -129,5 +133,68 @@ describe('host routes', () => {
     renderApp('/login');
 
     expect(await screen.findByLabelText('Username or email')).toBeTruthy();
+  });
+});
+
+describe('one feature list for routes and sidebar', () => {
+  // Every switch on, two chat links and an admin: the sidebar shows every entry it can.
+  const everything = {
+    setup: true,
+    system_name: 'Gatehouse',
+    enable_data_export: true,
+    enable_drawing: true,
+    enable_task: true,
+    chats: [{ ChatGPT: 'https://chat.example.com/?key={key}' }, { Lobe: 'https://lobe.example.com' }],
+  };
+  const root = { id: 1, username: 'root', display_name: 'Root', role: 100, status: 1, group: 'default' };
+
+  it('serves every sidebar entry with a route of the same features', () => {
+    const items = buildSidebarGroups(hostFeatures, everything as never, root).flatMap((group) => group.items);
+    expect(items.map((item) => item.to)).toEqual([
+      '/playground',
+      '/chat/0',
+      '/chat/1',
+      '/detail',
+      '/token',
+      '/log',
+      '/report',
+      '/midjourney',
+      '/task',
+      '/channel',
+      '/redemption',
+      '/user',
+      '/setting',
+      '/audit',
+      '/topup',
+      '/personal',
+    ]);
+    expect(unroutedSidebarItems(hostFeatures, everything as never, root)).toEqual([]);
+  });
+
+  it('finds a sidebar entry whose feature mounts no route for it', () => {
+    const broken: ConsoleFeature = {
+      id: 'broken',
+      routes: [{ path: 'broken', access: 'signed-in', page: () => null }],
+      sidebar: [{ section: 'console', labelKey: 'nav.logs', icon: 'log', to: '/elsewhere' }],
+    };
+    expect(unroutedSidebarItems([...hostFeatures, broken], everything as never, root)).toEqual([
+      { labelKey: 'nav.logs', to: '/elsewhere', icon: 'log' },
+    ]);
+    // The entry's route in another list than the sidebar's is not enough.
+    const withoutRoutes = hostFeatures.map((feature) => ({ ...feature, routes: [] }));
+    expect(unroutedSidebarItems(withoutRoutes, everything as never, root)).toHaveLength(16);
+  });
+
+  it("draws the signed-in sidebar from the features' entries", async () => {
+    serve(everything, { '/api/token/': { items: [], total: 0, page: 1, page_size: 10 } });
+    window.localStorage.setItem('user', JSON.stringify(root));
+    renderApp('/token');
+
+    const sidebar = within(await screen.findByTestId('sidebar'));
+    const links = sidebar.getAllByRole('link').map((link) => link.getAttribute('href'));
+    const entries = buildSidebarGroups(hostFeatures, everything as never, root).flatMap(
+      (group) => group.items,
+    );
+    expect(links).toEqual(entries.map((item) => item.to));
   });
 });

@@ -1,3 +1,5 @@
+import type { SystemStatus } from '../api/api-types';
+
 /**
  * Chat links (option `Chats`, status `chats`): a list of `{"name": "url template"}`. A template may hold
  * `{key}` (the token's full key, `sk-…`), `{address}` (the server address, URL-encoded) and
@@ -15,6 +17,15 @@ export const CHERRY_PROVIDER_ID = 'gatehouse';
 export interface ChatLink {
   name: string;
   url: string;
+}
+
+/** Names of the configured chat links (each `chats` entry maps one name to one URL), as the sidebar lists them. */
+export function chatNames(status: Pick<SystemStatus, 'chats'> | null | undefined): string[] {
+  const chats = Array.isArray(status?.chats) ? status.chats : [];
+  return chats.map((entry, index) => {
+    const name = entry && typeof entry === 'object' ? Object.keys(entry)[0] : undefined;
+    return name || `Chat ${index + 1}`;
+  });
 }
 
 /** The configured links in order; entries that are not `{name: url}` with a text URL are dropped. */

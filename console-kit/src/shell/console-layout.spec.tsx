@@ -6,6 +6,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { consoleFeatures } from '../console-features';
 import { GatehouseConsole } from '../provider/gatehouse-console';
 import { envelope, installFakeServer } from '../test/fake-server';
 import { LocationProbe } from '../test/render-in-console';
@@ -25,7 +26,7 @@ function renderLayout(path: string, status: Record<string, unknown> = {}) {
     <MemoryRouter initialEntries={[path]}>
       <GatehouseConsole language="en">
         <Routes>
-          <Route element={<ConsoleLayout />}>
+          <Route element={<ConsoleLayout features={consoleFeatures} />}>
             <Route path="login" element={<p>login page</p>} />
             <Route element={<RequireAuth />}>
               <Route path="token" element={<p>tokens page</p>} />

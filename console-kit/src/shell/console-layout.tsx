@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Drawer, useMediaQuery } from '@mui/material';
 import { Outlet, useLocation } from 'react-router';
+import type { ConsoleFeature } from '../lib/console-feature';
 import { NoticeDialog } from '../features/notice/notice-dialog';
 import { StepUpHost } from '../features/security/step-up-host';
 import { useConsoleStorage } from '../provider/console-context';
@@ -21,6 +22,8 @@ function readCollapsed(stored: string | null, statusDefault: boolean | undefined
 }
 
 export interface ConsoleLayoutProps {
+  /** The mounted features, whose sidebar entries the sidebar shows: the same list the routes come from. */
+  features: readonly ConsoleFeature[];
   children?: ReactNode;
   /** Show the site notice dialog on load (default true). */
   notice?: boolean;
@@ -31,7 +34,7 @@ export interface ConsoleLayoutProps {
  * remembered; a drawer on screens of 600 px or less), the page and the footer. Portals that mount
  * single panels usually skip it. Use it as a layout route (children come through <Outlet/>).
  */
-export function ConsoleLayout({ children, notice = true }: ConsoleLayoutProps) {
+export function ConsoleLayout({ features, children, notice = true }: ConsoleLayoutProps) {
   const storage = useConsoleStorage();
   const { status } = useSystemStatus();
   const { user } = useSession();
@@ -72,7 +75,7 @@ export function ConsoleLayout({ children, notice = true }: ConsoleLayoutProps) {
               bgcolor: 'background.paper',
             }}
           >
-            <SidebarNav collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+            <SidebarNav features={features} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
           </Box>
         )}
         {mobile && (
@@ -81,7 +84,12 @@ export function ConsoleLayout({ children, notice = true }: ConsoleLayoutProps) {
             onClose={() => setMobileOpen(false)}
             slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH_EXPANDED + 40 } } }}
           >
-            <SidebarNav collapsed={false} withPageLinks onNavigate={() => setMobileOpen(false)} />
+            <SidebarNav
+              features={features}
+              collapsed={false}
+              withPageLinks
+              onNavigate={() => setMobileOpen(false)}
+            />
           </Drawer>
         )}
         <Box sx={{ display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 }}>

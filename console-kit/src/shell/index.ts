@@ -6,8 +6,10 @@ export { Fireworks } from './fireworks';
 export { NotFoundPage } from './not-found-page';
 export { PageLoading, PageSuspense, type PageSuspenseProps } from './page-loading';
 export { RequireAuth, RequireAdmin, LOGIN_PATH } from './route-guards';
+export { featureRoutes } from './feature-routes';
 export {
   buildSidebarGroups,
+  unroutedSidebarItems,
   buildTopNavLinks,
   consoleHomePath,
   chatNames,
@@ -20,6 +22,7 @@ export {
   type NavGroup,
   type NavItem,
   type NavIcon,
+  type NavSection,
   type TopNavLink,
 } from './shell-nav';
 export {

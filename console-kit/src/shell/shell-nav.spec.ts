@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../api/api-types';
+import { consoleFeatures } from '../console-features';
 import { statusOf } from '../test/wire-fixtures';
-import { buildSidebarGroups, buildTopNavLinks, chatNames, consoleHomePath, isNewYearsDay } from './shell-nav';
+import {
+  buildSidebarGroups as buildGroups,
+  buildTopNavLinks,
+  chatNames,
+  consoleHomePath,
+  isNewYearsDay,
+} from './shell-nav';
+
+/** The sidebar of the standalone console: every feature's entries. */
+const buildSidebarGroups = (status: SystemStatus | null, user: { role: number }) =>
+  buildGroups(consoleFeatures, status, user);
 
 const paths = (status: SystemStatus | null, role: number) =>
   buildSidebarGroups(status, { role }).flatMap((group) => group.items.map((item) => item.to));

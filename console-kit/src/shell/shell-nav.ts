@@ -1,21 +1,17 @@
+import { matchRoutes } from 'react-router';
 import type { SessionUser, SystemStatus } from '../api/api-types';
 import { UserRole } from '../api/api-types';
+import { chatNames } from '../lib/chat-links';
+import {
+  NAV_SECTIONS,
+  type ConsoleFeature,
+  type FeatureNavEntry,
+  type NavIcon,
+  type NavSection,
+} from '../lib/console-feature';
 
-/** Icon names the shell knows how to draw (shell-icons.tsx). */
-export type NavIcon =
-  | 'playground'
-  | 'chat'
-  | 'dashboard'
-  | 'token'
-  | 'log'
-  | 'drawing'
-  | 'task'
-  | 'channel'
-  | 'redemption'
-  | 'user'
-  | 'setting'
-  | 'wallet'
-  | 'personal';
+export { chatNames };
+export type { NavIcon, NavSection };
 
 export interface NavItem {
   /** Key in the common namespace (`nav.*`), or a literal label for chat links. */
@@ -26,11 +22,19 @@ export interface NavItem {
 }
 
 export interface NavGroup {
-  id: 'playground' | 'chat' | 'console' | 'admin' | 'personal';
+  id: NavSection;
   /** Heading key shown above the group when the sidebar is expanded; none for the playground. */
   titleKey?: string;
   items: NavItem[];
 }
+
+const SECTION_TITLES: Record<NavSection, string | undefined> = {
+  playground: undefined,
+  chat: 'nav.chat',
+  console: 'nav.consoleGroup',
+  admin: 'nav.adminGroup',
+  personal: 'nav.personalGroup',
+};
 
 export function isAdmin(user: Pick<SessionUser, 'role'> | null | undefined): boolean {
   return (user?.role ?? 0) >= UserRole.admin;
@@ -40,70 +44,58 @@ export function isRoot(user: Pick<SessionUser, 'role'> | null | undefined): bool
   return (user?.role ?? 0) >= UserRole.root;
 }
 
-/** Names of the configured chat links (each `chats` entry maps one name to one URL). */
-export function chatNames(status: Pick<SystemStatus, 'chats'> | null | undefined): string[] {
-  const chats = Array.isArray(status?.chats) ? status.chats : [];
-  return chats.map((entry, index) => {
-    const name = entry && typeof entry === 'object' ? Object.keys(entry)[0] : undefined;
-    return name || `Chat ${index + 1}`;
-  });
+/** The sidebar items one feature entry gives this user under this status (none when hidden). */
+function entryItems(
+  entry: FeatureNavEntry,
+  status: SystemStatus | null | undefined,
+  user: Pick<SessionUser, 'role'> | null | undefined,
+): NavItem[] {
+  if ('links' in entry) {
+    return entry.links(status).map(({ label, to }) => ({ label, to, icon: entry.icon }));
+  }
+  if ((entry.adminOnly && !isAdmin(user)) || (entry.option && !status?.[entry.option])) {
+    return [];
+  }
+  return [{ labelKey: entry.labelKey, to: entry.to, icon: entry.icon }];
 }
 
 /**
- * The sidebar (docs/decisions.md#sidebar): playground; chat links; the console group (dashboard only with data
- * export, drawing logs only with drawing, task logs only with tasks); the admin group for admins only;
- * the personal group. Empty groups are left out.
+ * The sidebar (docs/decisions.md#sidebar), drawn from the sidebar entries of the mounted features: the
+ * sections in their fixed order (playground; chat links; the console group, where the dashboard shows
+ * only with data export, drawing logs only with drawing and task logs only with tasks; the admin group
+ * for admins only; the personal group), entries within a section in the order of the feature list.
+ * Empty sections are left out.
  */
 export function buildSidebarGroups(
+  features: readonly ConsoleFeature[],
   status: SystemStatus | null | undefined,
   user: Pick<SessionUser, 'role'> | null | undefined,
 ): NavGroup[] {
-  const groups: NavGroup[] = [
-    { id: 'playground', items: [{ labelKey: 'nav.playground', to: '/playground', icon: 'playground' }] },
-    {
-      id: 'chat',
-      titleKey: 'nav.chat',
-      items: chatNames(status).map((label, index) => ({ label, to: `/chat/${index}`, icon: 'chat' })),
-    },
-    {
-      id: 'console',
-      titleKey: 'nav.consoleGroup',
-      items: [
-        ...(status?.enable_data_export
-          ? [{ labelKey: 'nav.dashboard', to: '/detail', icon: 'dashboard' as const }]
-          : []),
-        { labelKey: 'nav.tokens', to: '/token', icon: 'token' },
-        { labelKey: 'nav.logs', to: '/log', icon: 'log' },
-        { labelKey: 'nav.reports', to: '/report', icon: 'dashboard' },
-        ...(status?.enable_drawing
-          ? [{ labelKey: 'nav.drawingLogs', to: '/midjourney', icon: 'drawing' as const }]
-          : []),
-        ...(status?.enable_task ? [{ labelKey: 'nav.taskLogs', to: '/task', icon: 'task' as const }] : []),
-      ],
-    },
-    {
-      id: 'admin',
-      titleKey: 'nav.adminGroup',
-      items: isAdmin(user)
-        ? [
-            { labelKey: 'nav.channels', to: '/channel', icon: 'channel' },
-            { labelKey: 'nav.redemptions', to: '/redemption', icon: 'redemption' },
-            { labelKey: 'nav.users', to: '/user', icon: 'user' },
-            { labelKey: 'nav.settings', to: '/setting', icon: 'setting' },
-            { labelKey: 'nav.audit', to: '/audit', icon: 'log' },
-          ]
-        : [],
-    },
-    {
-      id: 'personal',
-      titleKey: 'nav.personalGroup',
-      items: [
-        { labelKey: 'nav.wallet', to: '/topup', icon: 'wallet' },
-        { labelKey: 'nav.personal', to: '/personal', icon: 'personal' },
-      ],
-    },
-  ];
-  return groups.filter((group) => group.items.length > 0);
+  const entries = features.flatMap((feature) => feature.sidebar ?? []);
+  return NAV_SECTIONS.map((id): NavGroup => {
+    const titleKey = SECTION_TITLES[id];
+    const items = entries
+      .filter((entry) => entry.section === id)
+      .flatMap((entry) => entryItems(entry, status, user));
+    return titleKey ? { id, titleKey, items } : { id, items };
+  }).filter((group) => group.items.length > 0);
+}
+
+/**
+ * Sidebar items (as this status and user would see them) that no route of the same features serves:
+ * an entry whose page was not mounted would lead to the not-found page. Empty when the list is sound.
+ */
+export function unroutedSidebarItems(
+  features: readonly ConsoleFeature[],
+  status: SystemStatus | null | undefined,
+  user: Pick<SessionUser, 'role'> | null | undefined,
+): NavItem[] {
+  const routes = features.flatMap((feature) =>
+    feature.routes.map((route) => ({ path: route.path === undefined ? '/' : `/${route.path}` })),
+  );
+  return buildSidebarGroups(features, status, user)
+    .flatMap((group) => group.items)
+    .filter((item) => !matchRoutes(routes, item.to));
 }
 
 /** docs/decisions.md#home-notice-footer: the top bar's "Console" opens the dashboard when data export is on, else the tokens. */

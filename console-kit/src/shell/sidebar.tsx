@@ -11,12 +11,15 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import type { ConsoleFeature } from '../lib/console-feature';
 import { useSession } from '../provider/use-session';
 import { useSystemStatus } from '../provider/use-system-status';
 import { ChevronLeftIcon, ChevronRightIcon, NavItemIcon, OpenInNewIcon } from './shell-icons';
 import { buildSidebarGroups, buildTopNavLinks, type NavItem } from './shell-nav';
 
 export interface SidebarNavProps {
+  /** The mounted features: their sidebar entries are the menu (the host's routes come from the same list). */
+  features: readonly ConsoleFeature[];
   collapsed: boolean;
   /** Shown at the bottom; absent in the mobile drawer, which closes instead. */
   onToggleCollapsed?: () => void;
@@ -26,8 +29,12 @@ export interface SidebarNavProps {
   onNavigate?: () => void;
 }
 
-/** The spec's sidebar groups with their visibility rules (shell-nav.ts), icons only when collapsed. */
+/**
+ * The spec's sidebar groups, drawn from the features' entries with their visibility rules (shell-nav.ts),
+ * icons only when collapsed.
+ */
 export function SidebarNav({
+  features,
   collapsed,
   onToggleCollapsed,
   withPageLinks = false,
@@ -37,7 +44,7 @@ export function SidebarNav({
   const { status } = useSystemStatus();
   const { user } = useSession();
   const { pathname } = useLocation();
-  const groups = user ? buildSidebarGroups(status, user) : [];
+  const groups = user ? buildSidebarGroups(features, status, user) : [];
   const pageLinks = withPageLinks ? buildTopNavLinks(status) : [];
 
   const selected = (to: string) =>

@@ -1,11 +1,11 @@
 import { createTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Navigate, Route, Routes } from 'react-router';
 import { GatehouseConsole } from '@gatehouse/console-kit';
 import { LoginPage } from '@gatehouse/console-kit/auth';
-import { PersonalSettingsPage } from '@gatehouse/console-kit/personal';
-import { RequireAuth } from '@gatehouse/console-kit/shell';
+import { personalFeature } from '@gatehouse/console-kit/features';
+import { featureRoutes, PageSuspense } from '@gatehouse/console-kit/shell';
 import { incremented, type PortalState } from './portal-store';
 
 /** The portal's brand; the console derives its light and dark themes from it. */
@@ -16,6 +16,12 @@ const portalTheme = createTheme({
 
 /** Only the prefixed keys are the console's; the portal's own localStorage stays as it is. */
 export const EMBED_STORAGE_PREFIX = 'acme-ai:';
+
+/**
+ * The console features this panel mounts: only the personal settings. Their routes come from the
+ * kit's descriptors (the page is fetched when first shown); a portal passes the features it wants.
+ */
+const panelFeatures = [personalFeature];
 
 /**
  * One console panel (personal settings) inside a page that is not the console: the portal's header,
@@ -62,12 +68,13 @@ export function PortalPage() {
           <section className="portal-panel" data-testid="gatehouse-panel">
             <MemoryRouter initialEntries={['/personal']}>
               <GatehouseConsole storagePrefix={EMBED_STORAGE_PREFIX} theme={portalTheme}>
-                <Routes>
-                  <Route path="login" element={<LoginPage redirectTo="/personal" />} />
-                  <Route element={<RequireAuth />}>
-                    <Route path="*" element={<PersonalSettingsPage />} />
-                  </Route>
-                </Routes>
+                <PageSuspense>
+                  <Routes>
+                    <Route path="login" element={<LoginPage redirectTo="/personal" />} />
+                    {featureRoutes(panelFeatures)}
+                    <Route path="*" element={<Navigate to="/personal" replace />} />
+                  </Routes>
+                </PageSuspense>
               </GatehouseConsole>
             </MemoryRouter>
           </section>

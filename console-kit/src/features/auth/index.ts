@@ -23,3 +23,4 @@ export { TurnstileWidget, useHumanCheck, TURNSTILE_SCRIPT_URL } from '../../comp
 export { WechatCodeDialog } from './wechat-code-dialog';
 export { TelegramLoginButton } from './telegram-login-button';
 export { useProviderRedirect } from './use-provider-redirect';
+export { authFeature } from './feature';

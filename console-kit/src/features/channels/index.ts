@@ -44,3 +44,4 @@ export {
   type ChannelForm,
 } from './channel-form';
 export { channelsLocales, CHANNELS_NAMESPACE } from './channels-locales';
+export { channelsFeature } from './feature';

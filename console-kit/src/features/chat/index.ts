@@ -11,3 +11,4 @@ export {
   type ChatLink,
 } from '../../lib/chat-links';
 export { chatLocales, CHAT_NAMESPACE } from './chat-locales';
+export { chatFeature } from './feature';

@@ -16,3 +16,4 @@ export {
   type ModelSeries,
 } from './dashboard-rules';
 export { dashboardLocales, DASHBOARD_NAMESPACE } from './dashboard-locales';
+export { dashboardFeature } from './feature';

@@ -15,3 +15,4 @@ export {
   type DrawingFilters,
 } from './drawing-rules';
 export { drawingLocales, DRAWING_NAMESPACE } from './drawing-locales';
+export { drawingLogFeature } from './feature';

@@ -34,3 +34,4 @@ export {
 } from './log-rules';
 export { PAGE_SIZE_OPTIONS, parsePageSize } from './paging';
 export { logsLocales, LOGS_NAMESPACE } from './logs-locales';
+export { logsFeature } from './feature';

@@ -14,3 +14,4 @@ export {
   type OAuthCallbackArgs,
 } from './oauth-api';
 export { oauthLocales, OAUTH_NAMESPACE } from './oauth-locales';
+export { oauthFeature } from './feature';

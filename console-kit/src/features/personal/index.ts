@@ -33,3 +33,4 @@ export {
   DEFAULT_FORM_WARNING_THRESHOLD,
 } from './personal-rules';
 export { personalLocales, PERSONAL_NAMESPACE } from './personal-locales';
+export { personalFeature } from './feature';

@@ -19,3 +19,4 @@ export {
   type MessageStatus,
   type PlaygroundSettings,
 } from './playground-chat';
+export { playgroundFeature } from './feature';

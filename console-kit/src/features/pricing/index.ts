@@ -14,3 +14,4 @@ export {
   type PricingData,
   type PricingModel,
 } from './pricing-rules';
+export { pricingFeature } from './feature';

@@ -30,3 +30,4 @@ export {
   type RedemptionStatusName,
 } from './redemption-rules';
 export { redemptionsLocales, REDEMPTIONS_NAMESPACE } from './redemptions-locales';
+export { redemptionsFeature } from './feature';

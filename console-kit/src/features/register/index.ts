@@ -13,3 +13,4 @@ export {
 } from '../../lib/account-validation';
 export { useCountdown, RESEND_WAIT_SECONDS } from '../../lib/use-countdown';
 export { registerLocales, REGISTER_NAMESPACE } from './register-locales';
+export { registerFeature } from './feature';

@@ -26,3 +26,4 @@ export {
   type ReportRow,
 } from './report-rules';
 export { reportsLocales, REPORTS_NAMESPACE } from './reports-locales';
+export { reportsFeature } from './feature';

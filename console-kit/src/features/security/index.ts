@@ -12,3 +12,4 @@ export type {
   TotpSetup,
 } from './security-api';
 export { securityLocales, SECURITY_NAMESPACE } from './security-locales';
+export { securityFeature } from './feature';

@@ -42,3 +42,4 @@ export { checkJsonText, formatJsonText, sameJson, type JsonShape } from './json-
 export * from './price-table';
 export { addDomain, parseDomainList } from './email-domains';
 export { settingsLocales, SETTINGS_NAMESPACE } from './settings-locales';
+export { settingsFeature } from './feature';

@@ -10,3 +10,4 @@ export {
   type UsageMode,
 } from './setup-form-validation';
 export { setupLocales, SETUP_NAMESPACE } from './setup-locales';
+export { setupFeature } from './feature';

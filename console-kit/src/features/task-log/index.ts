@@ -12,3 +12,4 @@ export {
   type TaskFilters,
 } from './task-rules';
 export { taskLocales, TASK_LOG_NAMESPACE } from './task-locales';
+export { taskLogFeature } from './feature';

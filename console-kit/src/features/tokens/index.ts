@@ -42,3 +42,4 @@ export {
   type TokenStatusName,
 } from './token-rules';
 export { tokensLocales, TOKENS_NAMESPACE } from './tokens-locales';
+export { tokensFeature } from './feature';

@@ -40,3 +40,4 @@ export {
 } from './user-rules';
 export { quotaText, quotaDisplayOf, useQuotaDisplay, type QuotaDisplay } from './quota-text';
 export { usersLocales, USERS_NAMESPACE } from './users-locales';
+export { usersFeature } from './feature';

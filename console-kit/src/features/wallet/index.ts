@@ -21,3 +21,4 @@ export {
   submitPayForm,
 } from './wallet-rules';
 export { walletLocales, WALLET_NAMESPACE } from './wallet-locales';
+export { walletFeature } from './feature';
