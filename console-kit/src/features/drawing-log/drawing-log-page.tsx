@@ -9,30 +9,32 @@ import {
   DialogContent,
   DialogTitle,
   LinearProgress,
-  Link,
   Stack,
-  TableCell,
-  TableRow,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
 import { isAdmin } from '../../shell/shell-nav';
-import { ListTable, usePaging } from '../../components/list-page';
+import { usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { TaskFilterForm } from '../../components/task-filter-form';
+import {
+  TaskChannelChip,
+  TaskDurationChip,
+  TaskRecordLink,
+  TaskTable,
+  TaskTextLink,
+  type TaskColumn,
+} from '../../components/task-table';
 import { isValidChannelFilter } from '../../lib/log-filters';
 import { useListDrawingTasksQuery } from './drawing-api';
 import { DRAWING_NAMESPACE, drawingLocales } from './drawing-locales';
 import {
-  channelColor,
   DRAWING_STATUS_COLORS,
   drawingActionKey,
   drawingStatusKey,
-  durationColor,
   durationSeconds,
   emptyDrawingFilters,
   formatMs,
@@ -43,22 +45,6 @@ import {
 } from './drawing-rules';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
-
-/** The table's columns in order (`channel` for admins only); headers read `columns.<key>`. */
-const DRAWING_COLUMNS = [
-  'submitTime',
-  'duration',
-  'channel',
-  'action',
-  'mjId',
-  'code',
-  'status',
-  'progress',
-  'image',
-  'prompt',
-  'promptEn',
-  'failReason',
-] as const;
 
 /** Only web addresses are shown as images or links (never `javascript:` or `data:`). */
 export function isWebUrl(value: string): boolean {
@@ -116,7 +102,6 @@ export function DrawingLogPage() {
     setPage(1);
   };
 
-  const items = list.data?.items ?? [];
   // Banner: admins only, and only while the drawing callback is off (status mj_notify_enabled).
   const showCallbackBanner = admin && status !== null && status !== undefined && !status.mj_notify_enabled;
 
@@ -146,26 +131,20 @@ export function DrawingLogPage() {
           onReset={reset}
         />
 
-        <ListTable
+        <TaskTable
           t={t}
           label={t('title')}
-          columns={admin ? DRAWING_COLUMNS : DRAWING_COLUMNS.filter((key) => key !== 'channel')}
-          phoneColumns={{ duration: 'hide', code: 'hide', prompt: 'wide', promptEn: 'hide' }}
+          columns={drawingColumns({
+            t,
+            onCopyChannel: (id) => void copy(String(id), t('row.channelCopied', { value: id })),
+            onText: (title, body, mono = false) => setText({ title, body, mono }),
+            onImage: setImage,
+          })}
+          admin={admin}
+          rowTestId="drawing-row"
           query={list}
           paging={paging}
-        >
-          {items.map((task) => (
-            <DrawingRow
-              key={task.id}
-              task={task}
-              admin={admin}
-              t={t}
-              onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
-              onText={(title, body, mono = false) => setText({ title, body, mono })}
-              onImage={setImage}
-            />
-          ))}
-        </ListTable>
+        />
       </Stack>
 
       <Dialog open={text !== null} onClose={() => setText(null)} fullWidth maxWidth="sm">
@@ -227,107 +206,102 @@ function ImageViewer({ url, onClose, t }: { url: string | null; onClose: () => v
   );
 }
 
-interface DrawingRowProps {
-  task: DrawingTask;
-  admin: boolean;
+interface DrawingCellActions {
   t: Translate;
   onCopyChannel: (id: number) => void;
   onText: (title: string, body: string, mono?: boolean) => void;
   onImage: (url: string) => void;
 }
 
-const clip = { maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
-
-function DrawingRow({ task, admin, t, onCopyChannel, onText, onImage }: DrawingRowProps) {
-  const seconds = durationSeconds(task.submit_time, task.finish_time);
-  const statusKey = drawingStatusKey(task.status);
-  const percent = progressPercent(task.progress);
-  const textCell = (value: string, title: string) =>
-    value ? (
-      <Tooltip title={t('row.showFull')}>
-        <Link
-          component="button"
-          type="button"
-          onClick={() => onText(title, value)}
-          sx={{ ...clip, display: 'block' }}
-        >
-          {value}
-        </Link>
-      </Tooltip>
-    ) : (
-      t('row.none')
-    );
-  return (
-    <TableRow data-testid={`drawing-row-${task.id}`}>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMs(task.submit_time)}</TableCell>
-      <TableCell>
-        {seconds !== null && (
-          <Chip size="small" color={durationColor(seconds)} label={t('row.seconds', { value: seconds })} />
-        )}
-      </TableCell>
-      {admin && (
-        <TableCell>
-          {task.channel_id !== undefined && (
-            <Tooltip title={t('row.copyChannel')}>
-              <Chip
-                size="small"
-                color={channelColor(task.channel_id)}
-                label={task.channel_id}
-                onClick={() => onCopyChannel(task.channel_id ?? 0)}
-              />
-            </Tooltip>
-          )}
-        </TableCell>
-      )}
-      <TableCell>
+/** The table's columns in order (`channel` for admins only); headers read `columns.<key>`. */
+function drawingColumns({
+  t,
+  onCopyChannel,
+  onText,
+  onImage,
+}: DrawingCellActions): TaskColumn<DrawingTask>[] {
+  const textCell = (value: string, title: string) => (
+    <TaskTextLink text={value} t={t} onOpen={() => onText(title, value)} />
+  );
+  return [
+    { key: 'submitTime', sx: { whiteSpace: 'nowrap' }, cell: (task) => formatMs(task.submit_time) },
+    {
+      key: 'duration',
+      phone: 'hide',
+      cell: (task) => (
+        <TaskDurationChip seconds={durationSeconds(task.submit_time, task.finish_time)} t={t} />
+      ),
+    },
+    {
+      key: 'channel',
+      adminOnly: true,
+      cell: (task) => <TaskChannelChip channelId={task.channel_id} t={t} onCopy={onCopyChannel} />,
+    },
+    {
+      key: 'action',
+      cell: (task) => (
         <Chip size="small" variant="outlined" label={t(`action.${drawingActionKey(task.action)}`)} />
-      </TableCell>
-      <TableCell>
-        <Tooltip title={t('row.showRecord')}>
-          <Link
-            component="button"
-            type="button"
-            sx={{ fontFamily: 'monospace' }}
-            onClick={() => onText(t('modal.record'), JSON.stringify(task, null, 2), true)}
-          >
-            {task.mj_id}
-          </Link>
-        </Tooltip>
-      </TableCell>
-      <TableCell>
+      ),
+    },
+    {
+      key: 'mjId',
+      cell: (task) => (
+        <TaskRecordLink
+          id={task.mj_id}
+          t={t}
+          onOpen={() => onText(t('modal.record'), JSON.stringify(task, null, 2), true)}
+        />
+      ),
+    },
+    {
+      key: 'code',
+      phone: 'hide',
+      cell: (task) => (
         <Chip
           size="small"
           variant="outlined"
           color={task.code === 1 ? 'success' : task.code === 21 || task.code === 22 ? 'warning' : 'default'}
           label={t(`code.${submitResultKey(task.code)}`)}
         />
-      </TableCell>
-      <TableCell>
-        <Chip size="small" color={DRAWING_STATUS_COLORS[statusKey]} label={t(`status.${statusKey}`)} />
-      </TableCell>
-      <TableCell sx={{ minWidth: 100 }}>
+      ),
+    },
+    {
+      key: 'status',
+      cell: (task) => {
+        const statusKey = drawingStatusKey(task.status);
+        return (
+          <Chip size="small" color={DRAWING_STATUS_COLORS[statusKey]} label={t(`status.${statusKey}`)} />
+        );
+      },
+    },
+    {
+      key: 'progress',
+      sx: { minWidth: 100 },
+      cell: (task) => (
         <Stack spacing={0.5}>
           <LinearProgress
             variant="determinate"
-            value={percent}
+            value={progressPercent(task.progress)}
             color={task.status === 'FAILURE' ? 'warning' : 'primary'}
             aria-label={t('columns.progress')}
           />
           <Typography variant="caption">{task.progress || '0%'}</Typography>
         </Stack>
-      </TableCell>
-      <TableCell>
-        {task.image_url && isWebUrl(task.image_url) ? (
+      ),
+    },
+    {
+      key: 'image',
+      cell: (task) =>
+        task.image_url && isWebUrl(task.image_url) ? (
           <Button size="small" onClick={() => onImage(task.image_url)}>
             {t('row.viewImage')}
           </Button>
         ) : (
           t('row.none')
-        )}
-      </TableCell>
-      <TableCell>{textCell(task.prompt, t('modal.prompt'))}</TableCell>
-      <TableCell>{textCell(task.prompt_en, t('columns.promptEn'))}</TableCell>
-      <TableCell>{textCell(task.fail_reason, t('modal.failReason'))}</TableCell>
-    </TableRow>
-  );
+        ),
+    },
+    { key: 'prompt', phone: 'wide', cell: (task) => textCell(task.prompt, t('modal.prompt')) },
+    { key: 'promptEn', phone: 'hide', cell: (task) => textCell(task.prompt_en, t('columns.promptEn')) },
+    { key: 'failReason', cell: (task) => textCell(task.fail_reason, t('modal.failReason')) },
+  ];
 }

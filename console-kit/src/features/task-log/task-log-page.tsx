@@ -8,21 +8,25 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  Link,
   Stack,
-  TableCell,
-  TableRow,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import dayjs, { type Dayjs } from 'dayjs';
 import { isAdmin } from '../../shell/shell-nav';
-import { ListTable, usePaging } from '../../components/list-page';
+import { usePaging } from '../../components/list-page';
 import { useCopyText } from '../../provider/clipboard';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useSession } from '../../provider/use-session';
-import { channelColor, durationColor, progressPercent } from '../../lib/task-display';
+import { progressPercent } from '../../lib/task-display';
 import { TaskFilterForm } from '../../components/task-filter-form';
+import {
+  TaskChannelChip,
+  TaskDurationChip,
+  TaskRecordLink,
+  TaskTable,
+  TaskTextLink,
+  type TaskColumn,
+} from '../../components/task-table';
 import { isValidChannelFilter } from '../../lib/log-filters';
 import { useListGenericTasksQuery } from './task-api';
 import { TASK_LOG_NAMESPACE, taskLocales } from './task-locales';
@@ -39,20 +43,6 @@ import {
 } from './task-rules';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
-
-/** The table's columns in order (`channel` for admins only); headers read `columns.<key>`. */
-const TASK_COLUMNS = [
-  'submitTime',
-  'finishTime',
-  'progress',
-  'duration',
-  'channel',
-  'platform',
-  'action',
-  'taskId',
-  'status',
-  'failReason',
-] as const;
 
 /** Task log (/task): filters, every column, the record modal and the failure-reason modal. */
 export function TaskLogPage() {
@@ -98,8 +88,6 @@ export function TaskLogPage() {
     setPage(1);
   };
 
-  const items = list.data?.items ?? [];
-
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }}>
       <Stack spacing={2}>
@@ -121,30 +109,19 @@ export function TaskLogPage() {
           onReset={reset}
         />
 
-        <ListTable
+        <TaskTable
           t={t}
           label={t('title')}
-          columns={admin ? TASK_COLUMNS : TASK_COLUMNS.filter((key) => key !== 'channel')}
-          phoneColumns={{ finishTime: 'hide', duration: 'hide' }}
+          columns={taskColumns({
+            t,
+            onCopyChannel: (id) => void copy(String(id), t('row.channelCopied', { value: id })),
+            onText: (title, body, mono) => setModal({ title, body, mono }),
+          })}
+          admin={admin}
+          rowTestId="task-row"
           query={list}
           paging={paging}
-        >
-          {items.map((task) => (
-            <TaskRow
-              key={task.id}
-              task={task}
-              admin={admin}
-              t={t}
-              onCopyChannel={(id) => void copy(String(id), t('row.channelCopied', { value: id }))}
-              onRecord={() =>
-                setModal({ title: t('modal.record'), body: JSON.stringify(task, null, 2), mono: true })
-              }
-              onFailReason={() =>
-                setModal({ title: t('modal.failReason'), body: task.fail_reason, mono: false })
-              }
-            />
-          ))}
-        </ListTable>
+        />
       </Stack>
 
       <Dialog open={modal !== null} onClose={() => setModal(null)} fullWidth maxWidth="md">
@@ -172,102 +149,100 @@ export function TaskLogPage() {
   );
 }
 
-interface TaskRowProps {
-  task: GenericTask;
-  admin: boolean;
+interface TaskCellActions {
   t: Translate;
   onCopyChannel: (id: number) => void;
-  onRecord: () => void;
-  onFailReason: () => void;
+  onText: (title: string, body: string, mono: boolean) => void;
 }
 
-function TaskRow({ task, admin, t, onCopyChannel, onRecord, onFailReason }: TaskRowProps) {
-  const seconds = taskDurationSeconds(task.submit_time, task.finish_time);
-  const statusKey = taskStatusKey(task.status);
+/** The table's columns in order (`channel` for admins only); headers read `columns.<key>`. */
+function taskColumns({ t, onCopyChannel, onText }: TaskCellActions): TaskColumn<GenericTask>[] {
+  return [
+    { key: 'submitTime', sx: { whiteSpace: 'nowrap' }, cell: (task) => formatSeconds(task.submit_time) },
+    {
+      key: 'finishTime',
+      sx: { whiteSpace: 'nowrap' },
+      phone: 'hide',
+      cell: (task) => formatSeconds(task.finish_time),
+    },
+    { key: 'progress', cell: (task) => <TaskProgress task={task} t={t} /> },
+    {
+      key: 'duration',
+      phone: 'hide',
+      cell: (task) => (
+        <TaskDurationChip seconds={taskDurationSeconds(task.submit_time, task.finish_time)} t={t} />
+      ),
+    },
+    {
+      key: 'channel',
+      adminOnly: true,
+      cell: (task) => <TaskChannelChip channelId={task.channel_id} t={t} onCopy={onCopyChannel} />,
+    },
+    {
+      key: 'platform',
+      cell: (task) => (
+        <Chip size="small" variant="outlined" label={t(`platform.${taskPlatformKey(task.platform)}`)} />
+      ),
+    },
+    {
+      key: 'action',
+      cell: (task) => (
+        <Chip size="small" variant="outlined" label={t(`action.${taskActionKey(task.action)}`)} />
+      ),
+    },
+    {
+      key: 'taskId',
+      cell: (task) => (
+        <TaskRecordLink
+          id={task.task_id}
+          t={t}
+          onOpen={() => onText(t('modal.record'), JSON.stringify(task, null, 2), true)}
+        />
+      ),
+    },
+    {
+      key: 'status',
+      cell: (task) => {
+        const statusKey = taskStatusKey(task.status);
+        return <Chip size="small" color={TASK_STATUS_COLORS[statusKey]} label={t(`status.${statusKey}`)} />;
+      },
+    },
+    {
+      key: 'failReason',
+      cell: (task) => (
+        <TaskTextLink
+          text={task.fail_reason}
+          t={t}
+          onOpen={() => onText(t('modal.failReason'), task.fail_reason, false)}
+        />
+      ),
+    },
+  ];
+}
+
+/** The task's progress as a ring with the percentage inside. */
+function TaskProgress({ task, t }: { task: GenericTask; t: Translate }) {
   const percent = progressPercent(task.progress);
   return (
-    <TableRow data-testid={`task-row-${task.id}`}>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatSeconds(task.submit_time)}</TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatSeconds(task.finish_time)}</TableCell>
-      <TableCell>
-        <Box sx={{ position: 'relative', display: 'inline-flex' }}>
-          <CircularProgress
-            variant="determinate"
-            value={percent}
-            size={40}
-            color={task.status === 'FAILURE' ? 'error' : task.status === 'SUCCESS' ? 'success' : 'primary'}
-            aria-label={t('columns.progress')}
-          />
-          <Box
-            sx={{
-              inset: 0,
-              position: 'absolute',
-              display: 'flex',
-              alignItems: 'center',
-              justifyContent: 'center',
-            }}
-          >
-            <Typography variant="caption" sx={{ fontSize: 10 }}>{`${Math.round(percent)}%`}</Typography>
-          </Box>
-        </Box>
-      </TableCell>
-      <TableCell>
-        {seconds !== null && (
-          <Chip size="small" color={durationColor(seconds)} label={t('row.seconds', { value: seconds })} />
-        )}
-      </TableCell>
-      {admin && (
-        <TableCell>
-          {task.channel_id !== undefined && (
-            <Tooltip title={t('row.copyChannel')}>
-              <Chip
-                size="small"
-                color={channelColor(task.channel_id)}
-                label={task.channel_id}
-                onClick={() => onCopyChannel(task.channel_id ?? 0)}
-              />
-            </Tooltip>
-          )}
-        </TableCell>
-      )}
-      <TableCell>
-        <Chip size="small" variant="outlined" label={t(`platform.${taskPlatformKey(task.platform)}`)} />
-      </TableCell>
-      <TableCell>
-        <Chip size="small" variant="outlined" label={t(`action.${taskActionKey(task.action)}`)} />
-      </TableCell>
-      <TableCell>
-        <Tooltip title={t('row.showRecord')}>
-          <Link component="button" type="button" onClick={onRecord} sx={{ fontFamily: 'monospace' }}>
-            {task.task_id}
-          </Link>
-        </Tooltip>
-      </TableCell>
-      <TableCell>
-        <Chip size="small" color={TASK_STATUS_COLORS[statusKey]} label={t(`status.${statusKey}`)} />
-      </TableCell>
-      <TableCell>
-        {task.fail_reason ? (
-          <Tooltip title={t('row.showFull')}>
-            <Link
-              component="button"
-              type="button"
-              onClick={onFailReason}
-              sx={{
-                maxWidth: 200,
-                overflow: 'hidden',
-                textOverflow: 'ellipsis',
-                whiteSpace: 'nowrap',
-                display: 'block',
-              }}
-            >
-              {task.fail_reason}
-            </Link>
-          </Tooltip>
-        ) : (
-          t('row.none')
-        )}
-      </TableCell>
-    </TableRow>
+    <Box sx={{ position: 'relative', display: 'inline-flex' }}>
+      <CircularProgress
+        variant="determinate"
+        value={percent}
+        size={40}
+        color={task.status === 'FAILURE' ? 'error' : task.status === 'SUCCESS' ? 'success' : 'primary'}
+        aria-label={t('columns.progress')}
+      />
+      <Box
+        sx={{
+          inset: 0,
+          position: 'absolute',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+        }}
+      >
+        <Typography variant="caption" sx={{ fontSize: 10 }}>{`${Math.round(percent)}%`}</Typography>
+      </Box>
+    </Box>
   );
 }
