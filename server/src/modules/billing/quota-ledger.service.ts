@@ -406,7 +406,7 @@ export class QuotaLedgerService
       }
       if (!log) return null;
       return Number(
-        sqlite.insertLog.run(this.logParams({ ...log, quota: amount, node_name: this.config.nodeName }))
+        sqlite.insertLog.run(this.logParams({ ...log, quota: amount, node_name: this.config.nodeName }, []))
           .lastInsertRowid,
       );
     }
@@ -558,16 +558,25 @@ export class QuotaLedgerService
         .where('id = :id', { id, used })
         .execute();
 
+    // New rows are the settlements' drafts as they are: the charge and the node are set here, on the
+    // draft the settlement owns (no copy per row).
     const inserts: Partial<LogEntry>[] = [];
     for (const s of batch) {
       if (s.hold.logId !== null) {
         if (s.log)
           await m.getRepository(LogEntry).update({ id: s.hold.logId }, { ...s.log, quota: s.charged });
         else await m.getRepository(LogEntry).delete({ id: s.hold.logId });
-      } else if (s.log) inserts.push({ ...s.log, quota: s.charged, node_name: this.config.nodeName });
+      } else if (s.log) {
+        const row: Partial<LogEntry> = s.log;
+        row.quota = s.charged;
+        row.node_name = this.config.nodeName;
+        inserts.push(row);
+      }
     }
-    for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
-      await this.insertLogs(m, inserts.slice(i, i + INSERT_CHUNK));
+    if (inserts.length && inserts.length <= INSERT_CHUNK) await this.insertLogs(m, inserts);
+    else if (inserts.length)
+      for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+        await this.insertLogs(m, inserts.slice(i, i + INSERT_CHUNK));
 
     await this.applyStats(m, batch);
   }
@@ -582,9 +591,13 @@ export class QuotaLedgerService
     return this.sqliteInsert;
   }
 
-  /** A log row as the SQLite INSERT's parameters. */
-  private logParams(row: Partial<LogEntry>): unknown[] {
-    return LOG_COLUMNS.map((c) => (c === 'is_stream' ? (row[c] ? 1 : 0) : (row[c] ?? null)));
+  /** A log row as the SQLite INSERT's parameters, written into `into` (one array reused per batch). */
+  private logParams(row: Partial<LogEntry>, into: unknown[]): unknown[] {
+    for (let i = 0; i < LOG_COLUMNS.length; i++) {
+      const c = LOG_COLUMNS[i];
+      into[i] = c === 'is_stream' ? (row[c] ? 1 : 0) : (row[c] ?? null);
+    }
+    return into;
   }
 
   /**
@@ -596,7 +609,8 @@ export class QuotaLedgerService
     if (m.connection.options.type === 'better-sqlite3') {
       // Same connection as the open transaction (better-sqlite3 is synchronous and has only one).
       const insert = this.sqliteLogInsert(sqliteConnection(m));
-      for (const row of rows) insert.run(this.logParams(row));
+      const params = new Array<unknown>(LOG_COLUMNS.length);
+      for (const row of rows) insert.run(this.logParams(row, params));
       return;
     }
     const pg = m.connection.options.type === 'postgres';
