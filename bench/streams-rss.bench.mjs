@@ -1,7 +1,7 @@
 // Memory under many long-lived streams: the RSS of the built server's process while it relays 1,000
 // concurrent SSE streams (the mock upstream sends one chunk a second), sampled through a soak, side by
 // side with the bare node:http + undici forwarder (support/bare-forwarder.mjs) carrying the same
-// 1,000 streams. Judged by the gateway's peak RSS (target < 300 MB) and how flat it stays: the drift
+// 1,000 streams. Judged by the gateway's peak RSS (target < 250 MB) and how flat it stays: the drift
 // of the highest RSS of each quarter of the soak, from the second quarter to the last (target
 // ≤ 1 MB/min; the least-squares slope over the whole soak is printed too). The clients and the mock
 // run in their own processes, so the RSS measured is the target's own. Every stream that ends reopens
@@ -39,7 +39,7 @@ const sampleSeconds = Number(process.env.BENCH_SAMPLE_SECONDS ?? (quick ? 3 : 5)
 const rampSeconds = Number(process.env.BENCH_RAMP_SECONDS ?? 10);
 const streamSeconds = Number(process.env.BENCH_STREAM_SECONDS ?? (quick ? 20 : 60));
 const targets = (process.env.BENCH_TARGETS ?? 'bare,gateway').split(',');
-const TARGET_RSS_MB = 300;
+const TARGET_RSS_MB = 250;
 const TARGET_SLOPE_MB_PER_MIN = 1;
 const CHANNEL_KEY = 'sk-bench-upstream-channel-key';
 
