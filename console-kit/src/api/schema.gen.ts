@@ -3087,10 +3087,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The key's own quota and usage
-         * @description Request and answer as defined by the provider: https://platform.openai.com/docs/api-reference. Errors use the same provider's error format.
-         */
+        /** The key's own quota and usage */
         get: {
             parameters: {
                 query?: never;
@@ -3100,16 +3097,33 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://platform.openai.com/docs/api-reference */
+                /** @description the usage of the token named by Authorization */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
+                            /** @enum {boolean} */
+                            code: true;
+                            message: string;
+                            data: components["schemas"]["TokenUsage"];
                         };
-                        "text/event-stream": string;
+                    };
+                };
+                /** @description a refused token: 401 (no, unknown, disabled or expired key), 403 (used up, address not allowed) */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            code: false;
+                            message: string;
+                            /** @enum {object|null} */
+                            data: never | null;
+                        };
                     };
                 };
             };
@@ -4528,6 +4542,24 @@ export interface components {
         CompleteTopUpDto: {
             /** @description the order number of a pending top-up (at most 64 characters) */
             trade_no: string;
+        };
+        TokenUsage: {
+            /** @enum {string} */
+            object: "token_usage";
+            name: string;
+            /** @description quota left plus quota used */
+            total_granted: number;
+            total_used: number;
+            /** @description quota left (meaningless when unlimited_quota) */
+            total_available: number;
+            unlimited_quota: boolean;
+            /** @description the models the token may call, each `true`; empty when it may call any */
+            model_limits: {
+                [key: string]: true;
+            };
+            model_limits_enabled: boolean;
+            /** @description Unix seconds; 0 = never */
+            expires_at: number;
         };
     };
     responses: never;

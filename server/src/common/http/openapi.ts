@@ -5,6 +5,8 @@ import type {
   OpenAPIObject,
   OperationObject,
   PathItemObject,
+  ReferenceObject,
+  SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /** A route of the model API (the relay's route table), documented by reference to its provider. */
@@ -68,6 +70,71 @@ function relayOperation(route: DocumentedRelayRoute): OperationObject {
   };
 }
 
+/** What `GET /api/usage/token` tells an API token about itself. */
+const TOKEN_USAGE: SchemaObject = {
+  type: 'object',
+  required: [
+    'object',
+    'name',
+    'total_granted',
+    'total_used',
+    'total_available',
+    'unlimited_quota',
+    'model_limits',
+    'model_limits_enabled',
+    'expires_at',
+  ],
+  properties: {
+    object: { type: 'string', enum: ['token_usage'] },
+    name: { type: 'string' },
+    total_granted: { type: 'integer', description: 'quota left plus quota used' },
+    total_used: { type: 'integer' },
+    total_available: { type: 'integer', description: 'quota left (meaningless when unlimited_quota)' },
+    unlimited_quota: { type: 'boolean' },
+    model_limits: {
+      type: 'object',
+      additionalProperties: { type: 'boolean', enum: [true] },
+      description: 'the models the token may call, each `true`; empty when it may call any',
+    },
+    model_limits_enabled: { type: 'boolean' },
+    expires_at: { type: 'integer', description: 'Unix seconds; 0 = never' },
+  },
+};
+
+/**
+ * `GET /api/usage/token` (the route table's entry, `table`): answered in the shape OpenAI-era clients
+ * read, `code` where the management API says `success`, described here rather than by reference.
+ */
+function tokenUsageOperation(table: OperationObject): OperationObject {
+  const answer = (ok: boolean, data: SchemaObject | ReferenceObject): SchemaObject => ({
+    type: 'object',
+    required: ['code', 'message', 'data'],
+    properties: { code: { type: 'boolean', enum: [ok] }, message: { type: 'string' }, data },
+  });
+  return {
+    tags: table.tags,
+    summary: table.summary,
+    security: table.security,
+    responses: {
+      '200': {
+        description: 'the usage of the token named by Authorization',
+        content: {
+          'application/json': { schema: answer(true, { $ref: '#/components/schemas/TokenUsage' }) },
+        },
+      },
+      default: {
+        description:
+          'a refused token: 401 (no, unknown, disabled or expired key), 403 (used up, address not allowed)',
+        content: {
+          'application/json': {
+            schema: answer(false, { type: 'object', nullable: true, enum: [null] }),
+          },
+        },
+      },
+    },
+  };
+}
+
 /**
  * The OpenAPI document of `/api/docs-json`: the management API from the controllers' decorators, its
  * authentication schemes, and every route of the relay's route table (served outside Nest) described by
@@ -128,6 +195,11 @@ export function buildOpenApiDocument(
   for (const route of relayRoutes) {
     const method = route.method === 'GET' ? 'get' : 'post';
     doc.paths[route.path] = { ...doc.paths[route.path], [method]: relayOperation(route) };
+  }
+  const usage = doc.paths['/api/usage/token']?.get;
+  if (usage) {
+    doc.paths['/api/usage/token'].get = tokenUsageOperation(usage);
+    doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, TokenUsage: TOKEN_USAGE } };
   }
   return doc;
 }
