@@ -29,7 +29,8 @@ const e2e = (displayName, driver) => ({
   ...base,
   displayName,
   testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
-  setupFiles: [`<rootDir>/test/support/driver-${driver}.ts`],
+  // Every JSON answer of the server under test is checked against docs/openapi.json.
+  setupFiles: [`<rootDir>/test/support/driver-${driver}.ts`, '<rootDir>/test/support/check-answers.ts'],
   slowTestThreshold: 30,
 });
 

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { QuotaLedgerService } from '../../server/src/modules/billing/quota-ledger.service';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { currentDriver } from '../support/databases';
+import { checkAnswersFrom } from '../support/openapi-check';
 import { freePort, MAIN } from '../support/server-process';
 import {
   ApiClient,
@@ -159,6 +160,7 @@ describeShared('two server processes on one database and one Redis', () => {
     a = await startApp({ ...shared, NODE_NAME: 'node-a' });
     const port = await freePort();
     bUrl = `http://127.0.0.1:${port}`;
+    checkAnswersFrom(bUrl);
     child = spawn(process.execPath, [MAIN], {
       env: {
         ...process.env,

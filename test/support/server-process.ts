@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { checkAnswersFrom } from './openapi-check';
 import { TEST_ENV } from './test-app';
 
 /** The built server (`npm run build:server`), run as its own OS process by the process-level suites. */
@@ -30,6 +31,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     throw new Error(`${MAIN} is missing: run npm run build:server (npm test does) first.`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  checkAnswersFrom(url);
   let stderr = '';
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, ...TEST_ENV, ...env, PORT: String(port), HOST: '127.0.0.1' },

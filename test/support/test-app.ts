@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../server/src/app.factory';
 import { AppConfig, loadConfig } from '../../server/src/config/app-config';
 import { freshDatabase, FreshDatabase, TestDriver } from './databases';
-import { checkedRequest } from './openapi-check';
+import { checkAnswersFrom, checkedRequest } from './openapi-check';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -41,6 +41,7 @@ export async function startApp(env: Record<string, string> = {}, driver?: TestDr
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
+  checkAnswersFrom(url);
   return {
     app,
     url,
@@ -60,9 +61,11 @@ export async function startNode(t: TestApp, env: Record<string, string> = {}): P
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  checkAnswersFrom(url);
   return {
     app,
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     config,
     ds: app.get(DataSource),
     db: t.db,
@@ -92,7 +95,7 @@ export class ApiClient {
     let r = this.agent[method](path).set('X-Forwarded-For', this.ip);
     if (this.userId !== null) r = r.set('New-Api-User', String(this.userId));
     if (this.token) r = r.set('Authorization', `Bearer ${this.token}`);
-    return checkedRequest(r, method, path);
+    return checkedRequest(r);
   }
 
   get(path: string) {
