@@ -18,6 +18,16 @@ export type ApiData<P extends keyof paths, M extends Method> = SuccessData<OkBod
 /** The whole JSON answer of a route sent without the envelope: `ApiAnswer<'/api/channel/test/{id}', 'get'>`. */
 export type ApiAnswer<P extends keyof paths, M extends Method> = OkBody<NonNullable<paths[P][M]>>;
 
+/** The documented JSON request body of a route: `ApiBody<'/api/token', 'post'>`. */
+export type ApiBody<P extends keyof paths, M extends Method> =
+  NonNullable<paths[P][M]> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/**
+ * A body the console sends, checked against the documented body `Body`: every field it sends is a
+ * documented field of an accepted type, so a renamed or retyped field fails the build.
+ */
+export type Checked<Sent extends Body & Record<Exclude<keyof Sent, keyof Body>, never>, Body> = Sent;
+
 /** A list page: `{items, total, page, page_size}`. */
 export interface Page<T> {
   items: T[];

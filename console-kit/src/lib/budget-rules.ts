@@ -4,20 +4,17 @@ import type { Schemas } from '../api/wire';
 export const BUDGET_PERIODS = ['day', 'week', 'month'] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
 
-export interface PeriodCaps {
-  quota: number;
-  requests: number;
-}
+/** A budget and its current periods, as `/api/budget/...` reports it. */
+export type BudgetStatus = Schemas['BudgetStatusView'];
 
-export type Budget = Partial<Record<BudgetPeriod, PeriodCaps>>;
+/** Caps per period, as tokens, users and the GroupBudgets option carry them. */
+export type Budget = NonNullable<BudgetStatus['budget']>;
 
-/** One current period of a budget, as `/api/budget/...` reports it. */
+/** The quota and request caps of one period (0 = no cap). */
+export type PeriodCaps = NonNullable<Budget[BudgetPeriod]>;
+
+/** One current period of a budget. */
 export type PeriodUsage = Schemas['PeriodUsageView'];
-
-export interface BudgetStatus {
-  budget: Budget | null;
-  periods: PeriodUsage[];
-}
 
 /** The largest cap the server accepts (quota is exact up to 2^53 − 1). */
 export const BUDGET_CAP_MAX = Number.MAX_SAFE_INTEGER;

@@ -1,12 +1,9 @@
 import { gatehouseApi } from '../api/gatehouse-api';
+import type { ApiData } from '../api/wire';
 import type { BudgetStatus } from './budget-rules';
 
 /** `GET /api/budget/self`: the signed-in user's budget and its group's. */
-export interface SelfBudgets {
-  zone: string;
-  user: BudgetStatus;
-  group: BudgetStatus & { name: string };
-}
+export type SelfBudgets = ApiData<'/api/budget/self', 'get'>;
 
 export const budgetsApi = gatehouseApi
   .enhanceEndpoints({ addTagTypes: ['Budgets', 'Tokens', 'Users', 'Options'] })
@@ -17,7 +14,7 @@ export const budgetsApi = gatehouseApi
         providesTags: ['Budgets', 'Users', 'Options'],
       }),
       /** The caller's own tokens among `ids` (at most 100): token id → status. */
-      getTokenBudgets: builder.query<Record<string, BudgetStatus>, number[]>({
+      getTokenBudgets: builder.query<ApiData<'/api/budget/token', 'get'>, number[]>({
         query: (ids) => `/api/budget/token?ids=${ids.join(',')}`,
         providesTags: ['Budgets', 'Tokens'],
       }),
@@ -25,7 +22,7 @@ export const budgetsApi = gatehouseApi
         query: (id) => `/api/budget/user/${id}`,
         providesTags: ['Budgets', 'Users'],
       }),
-      getGroupBudgets: builder.query<Record<string, BudgetStatus>, void>({
+      getGroupBudgets: builder.query<ApiData<'/api/budget/group', 'get'>, void>({
         query: () => '/api/budget/group',
         providesTags: ['Budgets', 'Options'],
       }),

@@ -106,7 +106,7 @@ export function ChannelRowView({
     });
   };
 
-  const setStatus = (status: number) =>
+  const setStatus = (status: 1 | 2) =>
     action.run(() => update({ id: channel.id, status }).unwrap(), { success: t('actions.success') });
 
   const cells: Record<ColumnKey, React.ReactNode> = {

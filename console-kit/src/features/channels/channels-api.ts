@@ -1,6 +1,6 @@
 import type { FetchArgs } from '@reduxjs/toolkit/query';
 import { gatehouseApi } from '../../api/gatehouse-api';
-import type { ApiAnswer, ApiData, Schemas } from '../../api/wire';
+import type { ApiAnswer, ApiBody, ApiData, Checked, Schemas } from '../../api/wire';
 import type { ConsoleRuntime } from '../../provider/console-runtime';
 import { StorageKeys } from '../../provider/console-storage';
 
@@ -48,8 +48,13 @@ export function channelListUrl(args: ChannelListArgs): string {
   return `/api/channel/search?${params.toString()}`;
 }
 
-/** Writable fields of a channel (create and update). */
-export interface ChannelPayload {
+/** Writable fields of a channel (create and update), checked against both documented bodies. */
+export type ChannelPayload = Checked<
+  ChannelFields,
+  Partial<ApiBody<'/api/channel', 'post'> & ApiBody<'/api/channel', 'put'>>
+>;
+
+interface ChannelFields {
   id?: number;
   type?: number;
   name?: string;
@@ -67,8 +72,9 @@ export interface ChannelPayload {
   weight?: number;
   tag?: string;
   test_model?: string;
-  auto_ban?: number;
-  status?: number;
+  auto_ban?: 0 | 1;
+  /** 1 enabled, 2 disabled, 3 automatically disabled. */
+  status?: 1 | 2 | 3;
   max_input_tokens?: number;
   rpm_limit?: number;
   tpm_limit?: number;
@@ -76,15 +82,18 @@ export interface ChannelPayload {
   mode?: 'batch';
 }
 
-export interface TagEditPayload {
-  tag: string;
-  new_tag?: string;
-  model_mapping?: string;
-  models?: string;
-  groups?: string[];
-  priority?: number;
-  weight?: number;
-}
+export type TagEditPayload = Checked<
+  {
+    tag: string;
+    new_tag?: string;
+    model_mapping?: string;
+    models?: string;
+    groups?: string[];
+    priority?: number;
+    weight?: number;
+  },
+  ApiBody<'/api/channel/tag', 'put'>
+>;
 
 export type TestResult = ApiAnswer<'/api/channel/test/{id}', 'get'>;
 

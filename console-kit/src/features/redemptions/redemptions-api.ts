@@ -1,5 +1,5 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
-import type { Page, Schemas } from '../../api/wire';
+import type { ApiBody, Checked, Page, Schemas } from '../../api/wire';
 
 /** A redemption code as `/api/redemption` returns it (admins); `expired_time` 0 = never. */
 export type Redemption = Schemas['RedemptionView'];
@@ -13,20 +13,26 @@ export interface RedemptionListArgs {
   pageSize: number;
 }
 
-export interface CreateRedemptionPayload {
-  name: string;
-  quota: number;
-  count: number;
-  /** Unix seconds; 0 = never. */
-  expired_time: number;
-}
+export type CreateRedemptionPayload = Checked<
+  {
+    name: string;
+    quota: number;
+    count: number;
+    /** Unix seconds; 0 = never. */
+    expired_time: number;
+  },
+  ApiBody<'/api/redemption', 'post'>
+>;
 
-export interface UpdateRedemptionPayload {
-  id: number;
-  name?: string;
-  quota?: number;
-  expired_time?: number;
-}
+export type UpdateRedemptionPayload = Checked<
+  {
+    id: number;
+    name?: string;
+    quota?: number;
+    expired_time?: number;
+  },
+  ApiBody<'/api/redemption', 'put'>
+>;
 
 export function redemptionListUrl({ keyword, page, pageSize }: RedemptionListArgs): string {
   const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });

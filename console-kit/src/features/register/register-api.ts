@@ -1,13 +1,17 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { ApiBody, Checked } from '../../api/wire';
 
-export interface RegisterPayload {
-  username: string;
-  password: string;
-  password2: string;
-  email?: string;
-  verification_code?: string;
-  aff_code?: string;
-}
+export type RegisterPayload = Checked<
+  {
+    username: string;
+    password: string;
+    password2: string;
+    email?: string;
+    verification_code?: string;
+    aff_code?: string;
+  },
+  ApiBody<'/api/user/register', 'post'>
+>;
 
 /** Purposes of an email code (docs/api.md): sign-up, or binding an address to a signed-in account. */
 export type VerificationPurpose = 'register' | 'bind';

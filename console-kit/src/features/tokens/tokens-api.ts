@@ -1,12 +1,12 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { Budget } from '../../lib/budget-rules';
-import type { Page, Schemas } from '../../api/wire';
+import type { ApiBody, Checked, Page, Schemas } from '../../api/wire';
 
 /**
  * A token as `/api/token` lists it: the key masked; the full key comes only from `POST /{id}/key`.
  * `budget`: caps per day, week and month (0 = none); null = no budget.
  */
-export type Token = Omit<Schemas['TokenView'], 'budget'> & { budget: Budget | null };
+export type Token = Schemas['TokenView'];
 
 export type TokenPage = Page<Token>;
 
@@ -34,8 +34,11 @@ export interface TokenFields {
   budget?: Budget | null;
 }
 
-export type CreateTokenPayload = TokenFields & { count: number };
-export type UpdateTokenPayload = Partial<TokenFields> & { id: number; status?: number };
+export type CreateTokenPayload = Checked<TokenFields & { count: number }, ApiBody<'/api/token', 'post'>>;
+export type UpdateTokenPayload = Checked<
+  Partial<TokenFields> & { id: number; status?: 1 | 2 },
+  ApiBody<'/api/token', 'put'>
+>;
 
 /** `GET /api/user/self/groups`: group → description and ratio (`auto` has ratio null). */
 export type UserGroups = Record<string, { desc: string; ratio: number | string | null }>;

@@ -1,12 +1,12 @@
 import { gatehouseApi } from '../../api/gatehouse-api';
 import type { Budget } from '../../lib/budget-rules';
-import type { ApiData, Page, Schemas } from '../../api/wire';
+import type { ApiBody, ApiData, Checked, Page, Schemas } from '../../api/wire';
 
 /**
  * A user as the admin list and `GET /api/user/{id}` return it (never a password or access token).
  * `DeletedAt` is set when the account was deregistered; `budget`: caps per period, null = none.
  */
-export type AdminUser = Omit<Schemas['UserView'], 'budget'> & { budget: Budget | null };
+export type AdminUser = Schemas['UserView'];
 
 export type UserPage = Page<AdminUser>;
 
@@ -18,25 +18,31 @@ export interface UserListArgs {
   pageSize: number;
 }
 
-export interface CreateUserPayload {
-  username: string;
-  display_name: string;
-  password: string;
-}
+export type CreateUserPayload = Checked<
+  {
+    username: string;
+    display_name: string;
+    password: string;
+  },
+  ApiBody<'/api/user', 'post'>
+>;
 
-export interface UpdateUserPayload {
-  id: number;
-  username: string;
-  display_name: string;
-  /** Blank keeps the current password. */
-  password: string;
-  group?: string;
-  quota?: number;
-  /** The balance the drawer loaded: the server applies quota − original_quota atomically. */
-  original_quota?: number;
-  /** Periodic budget; null clears it. */
-  budget?: Budget | null;
-}
+export type UpdateUserPayload = Checked<
+  {
+    id: number;
+    username: string;
+    display_name: string;
+    /** Blank keeps the current password. */
+    password: string;
+    group?: string;
+    quota?: number;
+    /** The balance the drawer loaded: the server applies quota − original_quota atomically. */
+    original_quota?: number;
+    /** Periodic budget; null clears it. */
+    budget?: Budget | null;
+  },
+  ApiBody<'/api/user', 'put'>
+>;
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete' | 'add_quota';
 
