@@ -5,20 +5,8 @@ import { consoleLintConfig } from './eslint.base.js';
  * src/lib (non-UI helpers); a file leaves this list once it no longer reaches into another feature.
  */
 const crossFeatureImporters = [
-  'src/features/auth/login-page.tsx',
-  'src/features/auth/third-party-sign-in.tsx',
-  'src/features/auth/use-provider-redirect.ts',
   'src/features/chat/use-chat-key.ts',
-  'src/features/home/home-page.spec.tsx',
-  'src/features/logs/logs-locales.spec.ts',
-  'src/features/oauth/oauth-api.ts',
-  'src/features/oauth/oauth-callback-page.tsx',
-  'src/features/personal/bindings-panel.tsx',
   'src/features/personal/email-bind-dialog.tsx',
-  'src/features/personal/security-panel.tsx',
-  'src/features/register/register-page.tsx',
-  'src/features/security/security.spec.tsx',
-  'src/features/users/users-page.tsx',
 ];
 
 export default [

@@ -1,13 +1,14 @@
-export { LoginPage, AFTER_LOGIN_PATH, useRememberInviteCode, type LoginPageProps } from './login-page';
-export { authLocales, AUTH_NAMESPACE } from './auth-locales';
+export { LoginPage, AFTER_LOGIN_PATH, type LoginPageProps } from './login-page';
+export { useRememberInviteCode } from '../../lib/invite-code';
+export { authLocales, AUTH_NAMESPACE } from '../../components/auth-locales';
 export {
   authApi,
   useGetOAuthStateMutation,
   useWechatLoginMutation,
   useTelegramLoginMutation,
   telegramParams,
-} from './auth-api';
-export type { TelegramAuthData } from './auth-api';
+} from '../../lib/auth-api';
+export type { TelegramAuthData } from '../../lib/auth-api';
 export {
   authorizeUrlOf,
   callbackParams,
@@ -17,10 +18,10 @@ export {
   REDIRECT_PROVIDERS,
   type OAuthState,
   type RedirectProvider,
-} from './oauth-redirect';
-export { ThirdPartySignIn, AFTER_WIDGET_LOGIN_PATH } from './third-party-sign-in';
+} from '../../lib/oauth-redirect';
+export { ThirdPartySignIn, AFTER_WIDGET_LOGIN_PATH } from '../../components/third-party-sign-in';
 export { TurnstileWidget, useHumanCheck, TURNSTILE_SCRIPT_URL } from '../../components/turnstile-widget';
-export { WechatCodeDialog } from './wechat-code-dialog';
-export { TelegramLoginButton } from './telegram-login-button';
-export { useProviderRedirect } from './use-provider-redirect';
+export { WechatCodeDialog } from '../../components/wechat-code-dialog';
+export { TelegramLoginButton } from '../../components/telegram-login-button';
+export { useProviderRedirect } from '../../lib/use-provider-redirect';
 export { authFeature } from './feature';

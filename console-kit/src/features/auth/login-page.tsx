@@ -1,18 +1,22 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import type { SessionUser } from '../../api/api-types';
 import { useLoginMutation } from '../../api/gatehouse-api';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
-import { useConsoleStorage, useNotify } from '../../provider/console-context';
-import { StorageKeys } from '../../provider/console-storage';
+import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
-import { needsSecondFactor, PasskeySignInButton, SecondFactorStep } from '../security/second-factor-step';
-import { AUTH_NAMESPACE, authLocales } from './auth-locales';
-import { ThirdPartySignIn } from './third-party-sign-in';
+import {
+  needsSecondFactor,
+  PasskeySignInButton,
+  SecondFactorStep,
+} from '../../components/second-factor-step';
+import { AUTH_NAMESPACE, authLocales } from '../../components/auth-locales';
+import { ThirdPartySignIn } from '../../components/third-party-sign-in';
 import { useHumanCheck } from '../../components/turnstile-widget';
+import { useRememberInviteCode } from '../../lib/invite-code';
 
 /** Spec: password sign-in lands on /token. */
 export const AFTER_LOGIN_PATH = '/token';
@@ -20,18 +24,6 @@ export const AFTER_LOGIN_PATH = '/token';
 export interface LoginPageProps {
   /** Where to go after a successful sign-in; /token unless the host says otherwise. */
   redirectTo?: string;
-}
-
-/** Keeps `?aff=` for the registration that may follow (spec: /login and /register accept aff). */
-export function useRememberInviteCode(): void {
-  const [searchParams] = useSearchParams();
-  const storage = useConsoleStorage();
-  const aff = searchParams.get('aff');
-  useEffect(() => {
-    if (aff && /^[A-Za-z0-9]{1,32}$/.test(aff)) {
-      storage.setItem(StorageKeys.aff, aff);
-    }
-  }, [aff, storage]);
 }
 
 export function LoginPage({ redirectTo }: LoginPageProps) {

@@ -12,6 +12,6 @@ export {
   useWechatSignInMutation,
   useBindTelegramMutation,
   type OAuthCallbackArgs,
-} from './oauth-api';
-export { oauthLocales, OAUTH_NAMESPACE } from './oauth-locales';
+} from '../../lib/oauth-api';
+export { oauthLocales, OAUTH_NAMESPACE } from '../../components/oauth-locales';
 export { oauthFeature } from './feature';

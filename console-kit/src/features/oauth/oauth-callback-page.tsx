@@ -6,10 +6,10 @@ import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
-import { callbackParams, isRedirectProvider } from '../auth/oauth-redirect';
-import { needsSecondFactor, SECOND_FACTOR_PATH } from '../security/second-factor-step';
-import { useCompleteOAuthQuery } from './oauth-api';
-import { OAUTH_NAMESPACE, oauthLocales } from './oauth-locales';
+import { callbackParams, isRedirectProvider } from '../../lib/oauth-redirect';
+import { needsSecondFactor, SECOND_FACTOR_PATH } from '../../components/second-factor-step';
+import { useCompleteOAuthQuery } from '../../lib/oauth-api';
+import { OAUTH_NAMESPACE, oauthLocales } from '../../components/oauth-locales';
 
 /** docs/decisions.md#sign-in-landing: where each outcome lands. */
 export const OAUTH_LOGIN_LANDING = '/token';

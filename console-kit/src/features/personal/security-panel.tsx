@@ -22,7 +22,7 @@ import { useNotify } from '../../provider/console-context';
 import { useSession } from '../../provider/use-session';
 import { useDeleteSelfMutation, useResetAccessTokenMutation, useUpdateSelfMutation } from './personal-api';
 import { validateDeleteConfirmation, validatePasswordChange } from './personal-rules';
-import { TwoFactorPanel } from '../security/two-factor-panel';
+import { TwoFactorPanel } from '../../components/two-factor-panel';
 import { usePersonalTranslation } from './use-personal-translation';
 
 function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

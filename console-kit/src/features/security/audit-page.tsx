@@ -31,8 +31,8 @@ import {
   useSetAdminTwoFactorRequiredMutation,
   type AuditEntry,
   type AuditFilter,
-} from './security-api';
-import { useSecurityTranslation } from './use-security-translation';
+} from '../../lib/security-api';
+import { useSecurityTranslation } from '../../components/use-security-translation';
 
 const PAGE_SIZE = 20;
 const KINDS = ['all', 'user', 'token', 'channel', 'option', 'redemption', 'topup', 'log'] as const;

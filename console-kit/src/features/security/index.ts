@@ -1,15 +1,19 @@
 export { AuditPage, auditFilterOf, describeChanges } from './audit-page';
-export { SecondFactorStep, PasskeySignInButton, needsSecondFactor } from './second-factor-step';
+export {
+  SecondFactorStep,
+  PasskeySignInButton,
+  needsSecondFactor,
+} from '../../components/second-factor-step';
 export { StepUpHost } from './step-up-host';
-export { TwoFactorPanel } from './two-factor-panel';
-export { ResetTwoFactorButton } from './reset-two-factor-button';
-export { securityApi, auditParams } from './security-api';
+export { TwoFactorPanel } from '../../components/two-factor-panel';
+export { ResetTwoFactorButton } from '../../components/reset-two-factor-button';
+export { securityApi, auditParams } from '../../lib/security-api';
 export type {
   AuditEntry,
   AuditFilter,
   AuditPage as AuditPageResult,
   TwoFactorStatus,
   TotpSetup,
-} from './security-api';
-export { securityLocales, SECURITY_NAMESPACE } from './security-locales';
+} from '../../lib/security-api';
+export { securityLocales, SECURITY_NAMESPACE } from '../../components/security-locales';
 export { securityFeature } from './feature';

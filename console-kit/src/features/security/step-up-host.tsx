@@ -19,8 +19,8 @@ import {
   usePasskeyStepUpMutation,
   usePasskeyStepUpOptionsMutation,
   useStepUpMutation,
-} from './security-api';
-import { useSecurityTranslation } from './use-security-translation';
+} from '../../lib/security-api';
+import { useSecurityTranslation } from '../../components/use-security-translation';
 
 /**
  * The mount's "confirm it is you" dialog. Sensitive actions (password, e-mail, access token, account

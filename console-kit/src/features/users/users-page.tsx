@@ -36,7 +36,7 @@ import {
   type AdminUser,
   type ManageAction,
 } from './users-api';
-import { ResetTwoFactorButton } from '../security/reset-two-factor-button';
+import { ResetTwoFactorButton } from '../../components/reset-two-factor-button';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];
 

@@ -1,6 +1,6 @@
 import { Button } from '@mui/material';
-import { useApiAction } from '../../api/use-api-action';
-import { useResetUserTwoFactorMutation } from './security-api';
+import { useApiAction } from '../api/use-api-action';
+import { useResetUserTwoFactorMutation } from '../lib/security-api';
 import { useSecurityTranslation } from './use-security-translation';
 
 /** An admin removes a user's second factors (a lost phone); the server applies the role rules. */

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Stack, TextField, Typography } from '@mui/material';
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
-import type { SessionUser } from '../../api/api-types';
-import { describeApiError } from '../../api/describe-api-error';
+import type { SessionUser } from '../api/api-types';
+import { describeApiError } from '../api/describe-api-error';
 import {
   useLoginSecondFactorMutation,
   usePasskeyLoginMutation,
   usePasskeyLoginOptionsMutation,
-} from './security-api';
+} from '../lib/security-api';
 import { useSecurityTranslation } from './use-security-translation';
 
 /** The login page showing the second step (third-party sign-ins that need one land here). */

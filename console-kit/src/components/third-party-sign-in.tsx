@@ -1,22 +1,22 @@
 import { useState } from 'react';
 import { Box, Button, Divider, Stack } from '@mui/material';
 import { useNavigate } from 'react-router';
-import { describeApiError } from '../../api/describe-api-error';
-import { useApiAction } from '../../api/use-api-action';
-import type { SessionUser } from '../../api/api-types';
-import { useFeatureTranslation } from '../../provider/console-i18n';
-import { useConsoleStorage, useNotify } from '../../provider/console-context';
-import { StorageKeys } from '../../provider/console-storage';
-import { useSession } from '../../provider/use-session';
-import { useSystemStatus } from '../../provider/use-system-status';
-import { GitHubIcon } from '../../shell/shell-icons';
-import { useWechatSignInMutation } from '../oauth/oauth-api';
-import { useTelegramLoginMutation, type TelegramAuthData } from './auth-api';
-import { needsSecondFactor, SECOND_FACTOR_PATH } from '../security/second-factor-step';
+import { describeApiError } from '../api/describe-api-error';
+import { useApiAction } from '../api/use-api-action';
+import type { SessionUser } from '../api/api-types';
+import { useFeatureTranslation } from '../provider/console-i18n';
+import { useConsoleStorage, useNotify } from '../provider/console-context';
+import { StorageKeys } from '../provider/console-storage';
+import { useSession } from '../provider/use-session';
+import { useSystemStatus } from '../provider/use-system-status';
+import { GitHubIcon } from '../shell/shell-icons';
+import { useWechatSignInMutation } from '../lib/oauth-api';
+import { useTelegramLoginMutation, type TelegramAuthData } from '../lib/auth-api';
+import { needsSecondFactor, SECOND_FACTOR_PATH } from './second-factor-step';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
-import { providerEnabled, REDIRECT_PROVIDERS, type RedirectProvider } from './oauth-redirect';
+import { providerEnabled, REDIRECT_PROVIDERS, type RedirectProvider } from '../lib/oauth-redirect';
 import { TelegramLoginButton } from './telegram-login-button';
-import { useProviderRedirect } from './use-provider-redirect';
+import { useProviderRedirect } from '../lib/use-provider-redirect';
 import { WechatCodeDialog } from './wechat-code-dialog';
 
 /** docs/decisions.md#sign-in-landing: scan-code and Telegram sign-ins land on the home page. */

@@ -5,14 +5,14 @@ vi.setConfig({ testTimeout: 20_000 });
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button } from '@mui/material';
-import { envelope, installFakeServer, jsonResponse, refusal } from '../../test/fake-server';
-import { renderInConsole } from '../../test/render-in-console';
-import { LoginPage } from '../auth/login-page';
-import { usePersonalTranslation } from '../personal/use-personal-translation';
-import { useResetAccessTokenMutation } from '../personal/personal-api';
-import { describeChanges, auditFilterOf } from './audit-page';
-import type { AuditEntry } from './security-api';
-import { StepUpHost } from './step-up-host';
+import { envelope, installFakeServer, jsonResponse, refusal } from './fake-server';
+import { renderInConsole } from './render-in-console';
+import { LoginPage } from '../features/auth/login-page';
+import { usePersonalTranslation } from '../features/personal/use-personal-translation';
+import { useResetAccessTokenMutation } from '../features/personal/personal-api';
+import { describeChanges, auditFilterOf } from '../features/security/audit-page';
+import type { AuditEntry } from '../lib/security-api';
+import { StepUpHost } from '../features/security/step-up-host';
 
 const alice = { id: 7, username: 'alice', display_name: 'Alice', role: 1, status: 1, group: 'default' };
 

@@ -1,4 +1,4 @@
-import { useFeatureTranslation } from '../../provider/console-i18n';
+import { useFeatureTranslation } from '../provider/console-i18n';
 import { SECURITY_NAMESPACE, securityLocales } from './security-locales';
 
 export function useSecurityTranslation() {

@@ -4,9 +4,9 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
-import { gatehouseApi } from '../../api/gatehouse-api';
-import type { SessionUser } from '../../api/api-types';
-import type { ApiData, Page, Schemas } from '../../api/wire';
+import { gatehouseApi } from '../api/gatehouse-api';
+import type { SessionUser } from '../api/api-types';
+import type { ApiData, Page, Schemas } from '../api/wire';
 
 /** `GET /api/user/2fa`. */
 export type TwoFactorStatus = ApiData<'/api/user/2fa', 'get'>;

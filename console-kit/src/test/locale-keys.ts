@@ -1,4 +1,4 @@
-import type { LocaleBundles, LocaleResource } from '../../provider/console-i18n';
+import type { LocaleBundles, LocaleResource } from '../provider/console-i18n';
 
 /** Every string key of a bundle, dotted. */
 export function keysOf(resource: LocaleResource, prefix = ''): string[] {

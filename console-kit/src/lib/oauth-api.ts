@@ -1,7 +1,7 @@
-import { gatehouseApi } from '../../api/gatehouse-api';
-import type { SessionUser, WithServerMessage } from '../../api/api-types';
-import { telegramParams, type TelegramAuthData } from '../auth/auth-api';
-import { normalizeOAuthState, type OAuthState, type RedirectProvider } from '../auth/oauth-redirect';
+import { gatehouseApi } from '../api/gatehouse-api';
+import type { SessionUser, WithServerMessage } from '../api/api-types';
+import { telegramParams, type TelegramAuthData } from './auth-api';
+import { normalizeOAuthState, type OAuthState, type RedirectProvider } from './oauth-redirect';
 
 export interface OAuthCallbackArgs {
   provider: RedirectProvider;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { Box } from '@mui/material';
-import type { TelegramAuthData } from './auth-api';
+import type { TelegramAuthData } from '../lib/auth-api';
 
 export const TELEGRAM_WIDGET_URL = 'https://telegram.org/js/telegram-widget.js?22';
 

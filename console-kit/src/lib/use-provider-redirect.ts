@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiAction } from '../../api/use-api-action';
-import { useConsoleStorage, useNotify } from '../../provider/console-context';
-import { StorageKeys } from '../../provider/console-storage';
-import { useStartOAuthMutation } from '../oauth/oauth-api';
+import { useApiAction } from '../api/use-api-action';
+import { useConsoleStorage, useNotify } from '../provider/console-context';
+import { StorageKeys } from '../provider/console-storage';
+import { useStartOAuthMutation } from './oauth-api';
 import { authorizeUrlOf, type RedirectProvider } from './oauth-redirect';
 
 /** Leaves the page for a provider's address; replaceable in tests. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusOf } from '../../test/wire-fixtures';
+import { statusOf } from '../test/wire-fixtures';
 import { authorizeUrlOf, callbackParams, normalizeOAuthState, providerEnabled } from './oauth-redirect';
 
 const status = statusOf({

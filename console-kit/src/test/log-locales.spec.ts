@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardLocales } from '../dashboard/dashboard-locales';
-import { GRANULARITIES } from '../dashboard/dashboard-rules';
-import { drawingLocales } from '../drawing-log/drawing-locales';
-import { DRAWING_ACTIONS, DRAWING_STATUSES } from '../drawing-log/drawing-rules';
-import { taskLocales } from '../task-log/task-locales';
+import { dashboardLocales } from '../features/dashboard/dashboard-locales';
+import { GRANULARITIES } from '../features/dashboard/dashboard-rules';
+import { drawingLocales } from '../features/drawing-log/drawing-locales';
+import { DRAWING_ACTIONS, DRAWING_STATUSES } from '../features/drawing-log/drawing-rules';
+import { taskLocales } from '../features/task-log/task-locales';
 import { keysOf, localeProblems } from './locale-keys';
-import { KNOWN_OTHER_KEYS, LOG_COLUMNS, LOG_TYPE_KEYS } from './log-rules';
-import { logsLocales } from './logs-locales';
+import { KNOWN_OTHER_KEYS, LOG_COLUMNS, LOG_TYPE_KEYS } from '../features/logs/log-rules';
+import { logsLocales } from '../features/logs/logs-locales';
 
 describe('log and dashboard strings', () => {
   it.each([

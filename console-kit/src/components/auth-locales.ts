@@ -1,4 +1,4 @@
-import type { LocaleBundles } from '../../provider/console-i18n';
+import type { LocaleBundles } from '../provider/console-i18n';
 
 export const AUTH_NAMESPACE = 'auth';
 

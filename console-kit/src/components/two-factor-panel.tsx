@@ -17,10 +17,10 @@ import {
   Typography,
 } from '@mui/material';
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
-import { describeApiError } from '../../api/describe-api-error';
-import { useApiAction } from '../../api/use-api-action';
-import { useCopyText } from '../../provider/clipboard';
-import { useNotify } from '../../provider/console-context';
+import { describeApiError } from '../api/describe-api-error';
+import { useApiAction } from '../api/use-api-action';
+import { useCopyText } from '../provider/clipboard';
+import { useNotify } from '../provider/console-context';
 import {
   useDisableTotpMutation,
   useEnableTotpMutation,
@@ -31,7 +31,7 @@ import {
   useRemovePasskeyMutation,
   useSetupTotpMutation,
   type TotpSetup,
-} from './security-api';
+} from '../lib/security-api';
 import { useSecurityTranslation } from './use-security-translation';
 
 const formatTime = (seconds: number) => new Date(seconds * 1000).toLocaleString();

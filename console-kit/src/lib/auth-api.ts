@@ -1,5 +1,5 @@
-import { gatehouseApi } from '../../api/gatehouse-api';
-import type { SessionUser } from '../../api/api-types';
+import { gatehouseApi } from '../api/gatehouse-api';
+import type { SessionUser } from '../api/api-types';
 import { normalizeOAuthState, type OAuthState } from './oauth-redirect';
 
 /** Fields the Telegram login widget hands over (docs/decisions.md#telegram-widget). */

@@ -11,7 +11,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useFeatureTranslation } from '../../provider/console-i18n';
+import { useFeatureTranslation } from '../provider/console-i18n';
 import { AUTH_NAMESPACE, authLocales } from './auth-locales';
 
 export interface WechatCodeDialogProps {

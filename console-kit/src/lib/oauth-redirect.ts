@@ -1,4 +1,4 @@
-import type { SystemStatus } from '../../api/api-types';
+import type { SystemStatus } from '../api/api-types';
 
 /** Third-party sign-ins that leave for the provider's page and come back to `/oauth/{provider}`. */
 export const REDIRECT_PROVIDERS = ['github', 'oidc', 'linuxdo'] as const;
