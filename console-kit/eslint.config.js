@@ -1,14 +1,5 @@
 import { consoleLintConfig } from './eslint.base.js';
 
-/**
- * Files that still import another feature folder. Shared pieces belong in src/components (widgets) or
- * src/lib (non-UI helpers); a file leaves this list once it no longer reaches into another feature.
- */
-const crossFeatureImporters = [
-  'src/features/chat/use-chat-key.ts',
-  'src/features/personal/email-bind-dialog.tsx',
-];
-
 export default [
   // Generated from the server's OpenAPI document; test/e2e/openapi.e2e.ts checks it is up to date.
   { ignores: ['src/api/schema.gen.ts'] },
@@ -37,5 +28,4 @@ export default [
       ],
     },
   },
-  { files: crossFeatureImporters, rules: { 'no-restricted-imports': 'off' } },
 ];

@@ -3,9 +3,11 @@ import { useNavigate } from 'react-router';
 import { describeApiError } from '../../api/describe-api-error';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { useNotify } from '../../provider/console-context';
-import { CHAT_TOKEN_FETCH_SIZE } from '../tokens/token-rules';
-import { useFetchTokenKeyMutation, useListTokensQuery } from '../tokens/tokens-api';
+import { useFetchTokenKeyMutation, useListTokensQuery } from '../../lib/tokens-api';
 import { CHAT_NAMESPACE, chatLocales } from './chat-locales';
+
+/** The chat-link token fetch (docs/decisions.md#chat-links). */
+export const CHAT_TOKEN_FETCH_SIZE = 100;
 
 /** Delay before going to /token when no token is enabled (docs/decisions.md#chat-links). */
 export const NO_TOKEN_REDIRECT_MS = 1500;

@@ -1,6 +1,6 @@
 export { RegisterPage, AFTER_REGISTER_PATH } from './register-page';
-export { registerApi, useRegisterMutation, useSendVerificationCodeMutation } from './register-api';
-export type { RegisterPayload, VerificationPurpose } from './register-api';
+export { registerApi, useRegisterMutation, useSendVerificationCodeMutation } from '../../lib/register-api';
+export type { RegisterPayload, VerificationPurpose } from '../../lib/register-api';
 export {
   validateRegisterForm,
   toRegisterPayload,

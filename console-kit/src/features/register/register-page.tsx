@@ -10,7 +10,7 @@ import { useSystemStatus } from '../../provider/use-system-status';
 import { useRememberInviteCode } from '../../lib/invite-code';
 import { ThirdPartySignIn } from '../../components/third-party-sign-in';
 import { useHumanCheck } from '../../components/turnstile-widget';
-import { useRegisterMutation, useSendVerificationCodeMutation } from './register-api';
+import { useRegisterMutation, useSendVerificationCodeMutation } from '../../lib/register-api';
 import { REGISTER_NAMESPACE, registerLocales } from './register-locales';
 import {
   looksLikeEmail,

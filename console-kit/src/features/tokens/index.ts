@@ -20,7 +20,7 @@ export {
   type CreateTokenPayload,
   type UpdateTokenPayload,
   type UserGroups,
-} from './tokens-api';
+} from '../../lib/tokens-api';
 export {
   buildTokenPayload,
   defaultGroupOf,

@@ -45,7 +45,7 @@ import {
   useGetUserModelsQuery,
   useUpdateTokenMutation,
   type Token,
-} from './tokens-api';
+} from '../../lib/tokens-api';
 import { TOKENS_NAMESPACE, tokensLocales } from './tokens-locales';
 
 const DRAWER_WIDTH = 600;

@@ -12,7 +12,7 @@ import {
   tokenStatusName,
   NEVER_EXPIRES,
 } from './token-rules';
-import type { Token } from './tokens-api';
+import type { Token } from '../../lib/tokens-api';
 
 const NOW = new Date(2025, 0, 31, 10, 20, 30);
 

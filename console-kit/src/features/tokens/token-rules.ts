@@ -1,4 +1,4 @@
-import type { Token, TokenFields } from './tokens-api';
+import type { Token, TokenFields } from '../../lib/tokens-api';
 import { formatExpiry, parseExpiry } from '../../lib/expiry';
 import { buildBudget, budgetFormOf, emptyBudgetForm, type BudgetForm } from '../../lib/budget-rules';
 
@@ -20,8 +20,6 @@ export const DEFAULT_TOKEN_QUOTA = 500_000;
 export const COUNT_PRESETS = [10, 20, 30, 100] as const;
 export const MAX_CREATE_COUNT = 100;
 export const MAX_NAME_LENGTH = 50;
-/** The chat-link token fetch (docs/decisions.md#chat-links). */
-export const CHAT_TOKEN_FETCH_SIZE = 100;
 
 export type TokenStatusName = 'enabled' | 'limited' | 'disabled' | 'expired' | 'exhausted' | 'unknown';
 

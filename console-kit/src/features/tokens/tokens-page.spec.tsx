@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { envelope, installFakeServer, refusal } from '../../test/fake-server';
 import { renderInConsole } from '../../test/render-in-console';
 import { TokensPage } from './tokens-page';
-import type { Token } from './tokens-api';
+import type { Token } from '../../lib/tokens-api';
 
 function makeToken(id: number, fields: Partial<Token> = {}): Token {
   return {

@@ -41,7 +41,7 @@ import {
   useListTokensQuery,
   useSetTokenStatusMutation,
   type Token,
-} from './tokens-api';
+} from '../../lib/tokens-api';
 import { TOKENS_NAMESPACE, tokensLocales } from './tokens-locales';
 
 type Translate = ReturnType<typeof useFeatureTranslation>['t'];

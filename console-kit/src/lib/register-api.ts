@@ -1,5 +1,5 @@
-import { gatehouseApi } from '../../api/gatehouse-api';
-import type { ApiBody, Checked } from '../../api/wire';
+import { gatehouseApi } from '../api/gatehouse-api';
+import type { ApiBody, Checked } from '../api/wire';
 
 export type RegisterPayload = Checked<
   {

@@ -1,6 +1,6 @@
-import { gatehouseApi } from '../../api/gatehouse-api';
-import type { Budget } from '../../lib/budget-rules';
-import type { ApiBody, Checked, Page, Schemas } from '../../api/wire';
+import { gatehouseApi } from '../api/gatehouse-api';
+import type { Budget } from './budget-rules';
+import type { ApiBody, Checked, Page, Schemas } from '../api/wire';
 
 /**
  * A token as `/api/token` lists it: the key masked; the full key comes only from `POST /{id}/key`.
