@@ -145,9 +145,34 @@ describe('audit trail', () => {
     expect(res.body.success).toBe(true);
     const codes = res.body.data as string[];
     const [e] = await entries('&action=redemption.create');
-    expect(e.summary).toBe('gift ×2, quota 1000');
     const all = JSON.stringify(await entries()) + (await root.get('/api/audit/export')).text;
     for (const code of codes) expect(all).not.toContain(code);
+
+    // The summary is in the reader's language, in the list and in the export.
+    expect(e.summary).toBe('gift × 2，每个额度 1000');
+    const summaryIn = async (lang: string) => {
+      const res = await root.get('/api/audit/?action=redemption.create').set('Accept-Language', lang);
+      return (res.body.data.items as Entry[])[0].summary;
+    };
+    expect(await summaryIn('en')).toBe('gift × 2, 1000 quota each');
+    expect(await summaryIn('zh-CN')).toBe('gift × 2，每个额度 1000');
+    const csv = await root.get('/api/audit/export?action=redemption.create').set('Accept-Language', 'en');
+    expect(csv.text).toContain('"gift × 2, 1000 quota each"');
+  });
+
+  it('shows the plain-text summary of an entry written before summaries were keyed as it was written', async () => {
+    await t.ds.getRepository(AuditEntry).insert({
+      created_at: Math.floor(Date.now() / 1000),
+      actor_id: root.userId!,
+      actor_name: 'root',
+      actor_role: 100,
+      action: 'channel.delete_disabled',
+      target_type: 'channel',
+      summary: '×3',
+      changes: null,
+    });
+    const [e] = await entries('&action=channel.delete_disabled');
+    expect(e.summary).toBe('×3');
   });
 
   it('records the content-log switches of a token and a user; a repeat or a refused switch writes nothing', async () => {

@@ -4377,6 +4377,7 @@ export interface components {
                     secret?: true;
                 };
             } | null;
+            /** @description a bulk action's summary (counts, names), in the caller's language */
             summary: string;
             request_id: string;
         };

@@ -43,4 +43,19 @@ export const ACCOUNT_SECURITY_MESSAGES = {
   passkey_not_found: { zh: '通行密钥不存在', en: 'No such passkey' },
   passkey_name_invalid: { zh: '通行密钥名称最长 64 个字符', en: 'A passkey name is at most 64 characters' },
   passkey_limit: { zh: '最多绑定 10 个通行密钥', en: 'At most 10 passkeys per account' },
+  // Audit summaries of bulk actions: stored as key + parameters and rendered in the reader's language.
+  audit_summary_count: { zh: '共 {count} 项', en: 'Affected: {count}' },
+  audit_summary_redemptions_created: {
+    zh: '{name} × {count}，每个额度 {quota}',
+    en: '{name} × {count}, {quota} quota each',
+  },
+  audit_summary_tag: { zh: '标签 {tag}：{count} 个渠道', en: 'Tag {tag}, channels: {count}' },
+  audit_summary_tag_fields: {
+    zh: '标签 {tag}：{count} 个渠道，字段 {fields}',
+    en: 'Tag {tag}, channels: {count}, fields: {fields}',
+  },
+  audit_summary_logs_deleted: {
+    zh: '删除 {before} 之前的 {count} 条日志',
+    en: 'Logs written before {before} deleted: {count}',
+  },
 } as const;

@@ -1,5 +1,6 @@
 import { PRICE_KEYS } from '../option';
 import type { AuditTarget } from './audit-snapshots';
+import type { MessageKey } from '../../common/i18n/messages';
 
 import { asObject, type UnknownObject as Raw } from '../../common/json';
 
@@ -11,6 +12,15 @@ export interface AuditCall {
   result?: unknown;
 }
 
+/**
+ * A bulk action's summary as a message key plus its parameters (names, counts, field names), stored
+ * as such and rendered in each reader's language.
+ */
+export interface AuditText {
+  key: MessageKey;
+  params: Record<string, string | number>;
+}
+
 export interface AuditSpec {
   /** `user.update`; a function when the body names the action (user manage). */
   action: string | ((c: AuditCall) => string);
@@ -19,8 +29,11 @@ export interface AuditSpec {
   ids?: (c: AuditCall) => unknown[];
   /** Objects known only from the result (creations). */
   createdIds?: (c: AuditCall) => unknown[];
-  /** A bulk action without per-object states: its summary, or null when nothing happened. */
-  summary?: (c: AuditCall) => string | null;
+  /**
+   * A bulk action without per-object states: its summary, '' to record it without one, or null when
+   * nothing happened.
+   */
+  summary?: (c: AuditCall) => AuditText | '' | null;
   /** Recorded even though nothing changed (a key was read, a factor reset). */
   always?: boolean;
 }
@@ -28,10 +41,24 @@ export interface AuditSpec {
 export const obj = asObject;
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const count = (v: unknown) => (typeof v === 'number' ? v : Number(obj(v).count ?? obj(v).deleted ?? NaN));
-/** Summaries are language-neutral (counts, names, field names): the console shows them as they are. */
-const counted = (c: AuditCall) => {
+const summary = (key: MessageKey, params: Record<string, string | number>): AuditText => ({ key, params });
+const counted = (c: AuditCall): AuditText | '' | null => {
   const n = count(c.result);
-  return Number.isFinite(n) && n <= 0 ? null : Number.isFinite(n) ? `×${n}` : '';
+  return Number.isFinite(n) && n <= 0
+    ? null
+    : Number.isFinite(n)
+      ? summary('audit_summary_count', { count: n })
+      : '';
+};
+/** Unix seconds as people read them, in UTC (`2026-11-26 01:15:06 UTC`); anything else as given. */
+const utc = (v: unknown): string => {
+  const seconds = Number(v);
+  return Number.isFinite(seconds) && seconds >= 0 && seconds < 1e11
+    ? new Date(seconds * 1000)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : String(v).slice(0, 32);
 };
 const clip = (v: unknown) => (typeof v === 'string' ? v.slice(0, 64) : '');
 
@@ -115,7 +142,12 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
   'RedemptionController.create': {
     action: 'redemption.create',
     target: 'redemption',
-    summary: (c) => `${clip(c.body.name)} ×${list(c.result).length}, quota ${String(c.body.quota)}`,
+    summary: (c) =>
+      summary('audit_summary_redemptions_created', {
+        name: clip(c.body.name),
+        count: list(c.result).length,
+        quota: typeof c.body.quota === 'number' ? c.body.quota : clip(String(c.body.quota)),
+      }),
   },
   'RedemptionController.update': {
     action: 'redemption.update',
@@ -150,14 +182,19 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
     target: 'log',
     summary: (c) => {
       const n = count(c.result);
-      return n > 0 ? `< ${String(c.query.target_timestamp)} ×${n}` : null;
+      return n > 0
+        ? summary('audit_summary_logs_deleted', { before: utc(c.query.target_timestamp), count: n })
+        : null;
     },
   },
 };
 
-function tagged(c: AuditCall): string | null {
+function tagged(c: AuditCall): AuditText | null {
   const n = count(c.result);
   if (Number.isFinite(n) && n <= 0) return null;
   const fields = Object.keys(c.body).filter((k) => k !== 'tag' && k !== 'ids' && k !== 'key');
-  return `${clip(c.body.tag)}${Number.isFinite(n) ? ` ×${n}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
+  const params = { tag: clip(c.body.tag), count: Number.isFinite(n) ? n : '?' };
+  return fields.length
+    ? summary('audit_summary_tag_fields', { ...params, fields: fields.join(', ').slice(0, 96) })
+    : summary('audit_summary_tag', params);
 }

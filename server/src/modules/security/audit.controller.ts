@@ -5,6 +5,8 @@ import { AdminOnly } from '../../common/http/access';
 import { AuditService } from './audit.service';
 import { ApiFile, ApiPage } from '../../common/http/api-envelope';
 import { AuditView } from './audit.service';
+import type { Lang } from '../../common/i18n/messages';
+import { RequestLang } from '../../common/i18n/request-lang.decorator';
 
 const FILTERS = [
   { name: 'actor', description: 'exact user name of who acted' },
@@ -30,8 +32,8 @@ export class AuditController {
   @ApiQuery({ name: 'page_size', required: false, description: 'rows per page (default 10, at most 100)' })
   @ApiOperation({ summary: 'Audit entries, newest first → {items, total, page, page_size}' })
   @ApiPage(AuditView)
-  list(@Query() query: Record<string, unknown>) {
-    return this.audit.list(query);
+  list(@Query() query: Record<string, unknown>, @RequestLang() lang: Lang) {
+    return this.audit.list(query, lang);
   }
 
   @Get('export')
@@ -43,7 +45,7 @@ export class AuditController {
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'The matching entries as CSV (newest first, at most 10,000 rows)' })
   @ApiFile('text/csv')
-  export(@Query() query: Record<string, unknown>) {
-    return this.audit.csv(query);
+  export(@Query() query: Record<string, unknown>, @RequestLang() lang: Lang) {
+    return this.audit.csv(query, lang);
   }
 }

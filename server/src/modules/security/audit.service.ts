@@ -11,8 +11,10 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { AuditEntry } from '../../database/entities';
 import { OptionService } from '../option';
-import { AuditCall, AuditSpec } from './audit-actions';
+import type { Lang } from '../../common/i18n/messages';
+import { AuditCall, AuditSpec, AuditText } from './audit-actions';
 import { AuditTarget, Changes, diff, snapshot, Snapshot } from './audit-snapshots';
+import { renderSummary, storedSummary } from './audit-summary';
 
 export interface AuditRecord {
   actor: AuthUser;
@@ -23,7 +25,8 @@ export interface AuditRecord {
   targetId?: string;
   targetName?: string;
   changes?: Changes | null;
-  summary?: string;
+  /** A bulk action's summary: a key and parameters (rendered in each reader's language) or plain text. */
+  summary?: AuditText | string;
 }
 
 export class AuditView {
@@ -47,7 +50,8 @@ export class AuditView {
     },
   })
   changes!: Changes | null;
-  @ApiProperty() summary!: string;
+  @ApiProperty({ description: "a bulk action's summary (counts, names), in the caller's language" })
+  summary!: string;
   @ApiProperty() request_id!: string;
 }
 
@@ -64,7 +68,7 @@ const ids = (values: unknown[]): string[] =>
     .map(String)
     .slice(0, MAX_TARGETS);
 
-function toView(e: AuditEntry): AuditView {
+function toView(e: AuditEntry, lang: Lang): AuditView {
   let changes: Changes | null;
   try {
     changes = e.changes ? (JSON.parse(e.changes) as Changes) : null;
@@ -83,7 +87,7 @@ function toView(e: AuditEntry): AuditView {
     target_name: e.target_name,
     ip: e.ip,
     changes,
-    summary: e.summary,
+    summary: renderSummary(e.summary, lang),
     request_id: e.request_id,
   };
 }
@@ -113,7 +117,7 @@ export class AuditService {
       target_name: (r.targetName ?? '').slice(0, 128),
       ip: (r.ip ?? '').slice(0, 64),
       changes: r.changes && Object.keys(r.changes).length ? JSON.stringify(r.changes) : null,
-      summary: (r.summary ?? '').slice(0, 255),
+      summary: storedSummary(r.summary),
       request_id: (r.requestId ?? '').slice(0, 64),
       node_name: this.config.nodeName.slice(0, 64),
     });
@@ -168,18 +172,23 @@ export class AuditService {
 
   // ---- reading ----
 
-  async list(query: Record<string, unknown>): Promise<Page<AuditView>> {
+  /** A page of entries, summaries in `lang`. */
+  async list(query: Record<string, unknown>, lang: Lang): Promise<Page<AuditView>> {
     const q = parsePage(query);
     const [rows, total] = await this.filtered(query)
       .orderBy('a.id', 'DESC')
       .skip(q.offset)
       .take(q.pageSize)
       .getManyAndCount();
-    return pageOf(rows.map(toView), total, q);
+    return pageOf(
+      rows.map((e) => toView(e, lang)),
+      total,
+      q,
+    );
   }
 
-  /** The matching entries as CSV (newest first, at most 10,000 rows). */
-  async csv(query: Record<string, unknown>): Promise<string> {
+  /** The matching entries as CSV (newest first, at most 10,000 rows), summaries in `lang`. */
+  async csv(query: Record<string, unknown>, lang: Lang): Promise<string> {
     const rows = await this.filtered(query).orderBy('a.id', 'DESC').take(10_000).getMany();
     const head = [
       'id',
@@ -215,7 +224,7 @@ export class AuditService {
         e.target_name,
         e.ip,
         e.changes ?? '',
-        e.summary,
+        renderSummary(e.summary, lang),
         e.request_id,
       ]
         .map(cell)
