@@ -33,8 +33,7 @@ import {
   type TotpSetup,
 } from '../lib/security-api';
 import { useSecurityTranslation } from './use-security-translation';
-
-const formatTime = (seconds: number) => new Date(seconds * 1000).toLocaleString();
+import { formatDateTime as formatTime } from '../format/date-time';
 
 /** Recovery codes, shown once right after they are made. */
 function RecoveryCodesDialog({ codes, onClose }: { codes: string[]; onClose: () => void }) {

@@ -137,7 +137,8 @@ describe('audit trail helpers', () => {
     summary: '',
     request_id: '',
   };
-  const t = ((key: string) => (key === 'audit.secret' ? '(changed, value hidden)' : key)) as never;
+  const t = ((key: string, options?: { defaultValue?: string }) =>
+    key === 'audit.secret' ? '(changed, value hidden)' : (options?.defaultValue ?? key)) as never;
 
   it('lists changed fields, secret ones without values', () => {
     expect(describeChanges(entry, t)).toEqual(['group: default → vip', 'password (changed, value hidden)']);

@@ -19,7 +19,6 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import type { TFunction } from 'i18next';
 import { UserRole } from '../../api/api-types';
 import { describeApiError } from '../../api/describe-api-error';
 import { useApiAction } from '../../api/use-api-action';
@@ -29,10 +28,13 @@ import {
   useGetTwoFactorQuery,
   useListAuditQuery,
   useSetAdminTwoFactorRequiredMutation,
-  type AuditEntry,
   type AuditFilter,
 } from '../../lib/security-api';
 import { useSecurityTranslation } from '../../components/use-security-translation';
+import { formatDateTime } from '../../format/date-time';
+import { actionLabel, describeChanges, targetLabel } from './audit-rules';
+
+export { describeChanges } from './audit-rules';
 
 const PAGE_SIZE = 20;
 const KINDS = ['all', 'user', 'token', 'channel', 'option', 'redemption', 'topup', 'log'] as const;
@@ -57,24 +59,6 @@ export function auditFilterOf(form: FilterForm): Partial<AuditFilter> {
     start_timestamp: seconds(form.start),
     end_timestamp: seconds(form.end),
   };
-}
-
-const show = (value: unknown) =>
-  value === null || value === undefined || value === ''
-    ? '∅'
-    : typeof value === 'string'
-      ? value
-      : JSON.stringify(value);
-
-/** "field: from → to" lines; secret fields only say that they changed. */
-export function describeChanges(entry: AuditEntry, t: TFunction): string[] {
-  const lines = Object.entries(entry.changes ?? {}).map(([field, change]) =>
-    'secret' in change && change.secret
-      ? `${field} ${t('audit.secret')}`
-      : `${field}: ${show(change.from)} → ${show(change.to)}`,
-  );
-  if (entry.summary) lines.push(entry.summary);
-  return lines;
 }
 
 function RequireTwoFactorSwitch() {
@@ -235,16 +219,10 @@ export function AuditPage() {
             <TableBody>
               {data?.items.map((entry) => (
                 <TableRow key={entry.id} data-testid="audit-row">
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {new Date(entry.created_at * 1000).toLocaleString()}
-                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
                   <TableCell>{entry.actor_name}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{entry.action}</TableCell>
-                  <TableCell>
-                    {entry.target_type}
-                    {entry.target_id ? ` #${entry.target_id}` : ''}
-                    {entry.target_name ? ` (${entry.target_name})` : ''}
-                  </TableCell>
+                  <TableCell title={entry.action}>{actionLabel(entry.action, t)}</TableCell>
+                  <TableCell>{targetLabel(entry, t)}</TableCell>
                   <TableCell>{entry.ip}</TableCell>
                   <TableCell sx={{ whiteSpace: 'pre-line', wordBreak: 'break-word', maxWidth: 480 }}>
                     {describeChanges(entry, t).join('\n')}
@@ -268,6 +246,7 @@ export function AuditPage() {
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[]}
           onPageChange={(_event, next) => setPage(next + 1)}
+          labelDisplayedRows={({ from, to, count }) => t('audit.displayed', { from, to, count })}
         />
       </Paper>
     </Box>
