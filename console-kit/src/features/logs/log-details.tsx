@@ -47,9 +47,11 @@ export function LogDetails({
           ? t('other.byTokens')
           : line.value === 'unset' && line.key === 'user_group_ratio'
             ? t('other.unset')
-            : BOOLEAN_VALUES.has(line.value)
-              ? t(`other.${line.value}`)
-              : line.value,
+            : line.key === 'client_type'
+              ? t(`other.clientTypes.${line.value}`, { defaultValue: line.value })
+              : BOOLEAN_VALUES.has(line.value)
+                ? t(`other.${line.value}`)
+                : line.value,
       key: line.key,
     })),
     ...extra.slice(billing ? 1 : 0).map((item) => ({ ...item, key: item.label })),

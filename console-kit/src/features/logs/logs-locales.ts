@@ -142,6 +142,13 @@ export const logsLocales = {
       unset: '未设置',
       true: '是',
       false: '否',
+      clientTypes: {
+        'openai-node': 'OpenAI Node.js 库',
+        'openai-python': 'OpenAI Python 库',
+        anthropic: 'Anthropic 库',
+        curl: 'curl 命令行',
+        other: '其他客户端',
+      },
     },
     userInfo: {
       title: '用户信息',
@@ -297,6 +304,13 @@ export const logsLocales = {
       unset: 'Not set',
       true: 'Yes',
       false: 'No',
+      clientTypes: {
+        'openai-node': 'OpenAI Node.js library',
+        'openai-python': 'OpenAI Python library',
+        anthropic: 'Anthropic library',
+        curl: 'curl',
+        other: 'Other client',
+      },
     },
     userInfo: {
       title: 'User info',

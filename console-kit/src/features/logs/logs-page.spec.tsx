@@ -183,6 +183,28 @@ describe('LogsPage', { timeout: 20_000 }, () => {
     expect(text).not.toContain('content_logged');
   });
 
+  it('names the client type in the console’s language, and an unknown one as recorded', async () => {
+    signInAs(100);
+    installFakeServer({
+      'GET /api/status': () => envelope(status),
+      'GET /api/log/': () =>
+        listOf([
+          entry(1, { other: JSON.stringify({ client_type: 'other' }) }),
+          entry(2, { other: JSON.stringify({ client_type: 'openai-python' }) }),
+          entry(3, { other: JSON.stringify({ client_type: 'lynx' }) }),
+        ]),
+      'GET /api/log/stat': () => envelope({ quota: 0, rpm: 0, tpm: 0 }),
+    });
+    renderInConsole(<LogsPage />, { path: '/log', language: 'zh' });
+    const details = async (id: number) => {
+      await userEvent.click(await screen.findByTestId(`log-row-${id}`));
+      return (await screen.findByTestId(`log-details-${id}`)).textContent ?? '';
+    };
+    expect(await details(1)).toContain('客户端类型其他客户端');
+    expect(await details(2)).toContain('客户端类型OpenAI Python 库');
+    expect(await details(3)).toContain('客户端类型lynx');
+  });
+
   it('hides a column from the settings dialog and remembers it', async () => {
     signInAs(1);
     installFakeServer({
