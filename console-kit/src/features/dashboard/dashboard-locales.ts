@@ -30,6 +30,8 @@ export const dashboardLocales = {
       count: '请求次数趋势',
       tokens: 'Token 用量趋势',
       share: '模型消耗分布',
+      loading: '正在加载数据…',
+      noData: '暂无数据',
     },
     table: {
       model: '模型',
@@ -72,6 +74,8 @@ export const dashboardLocales = {
       count: 'Requests over time',
       tokens: 'Tokens over time',
       share: 'Consumption by model',
+      loading: 'Loading data…',
+      noData: 'No data to display',
     },
     table: {
       model: 'Model',

@@ -114,6 +114,9 @@ export function DashboardPage() {
   const quotaFormatter = (value: number | null) =>
     value === null ? '' : quotaChartLabel(value, quotaOptions);
   const numberFormatter = (value: number | null) => (value === null ? '' : String(value));
+  /** The charts' own overlay texts (while loading, or with no series) in the console's language. */
+  const chartText = { loading: t('charts.loading'), noData: t('charts.noData') };
+  const chartsLoading = data.isFetching && chart.series.length === 0;
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }}>
@@ -218,6 +221,8 @@ export function DashboardPage() {
           <>
             <ChartCard title={t('charts.quota')} testId="chart-quota">
               <BarChart
+                localeText={chartText}
+                loading={chartsLoading}
                 height={300}
                 xAxis={[{ scaleType: 'band', data: labels }]}
                 yAxis={[
@@ -235,6 +240,8 @@ export function DashboardPage() {
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
               <ChartCard title={t('charts.count')} testId="chart-count">
                 <LineChart
+                  localeText={chartText}
+                  loading={chartsLoading}
                   height={280}
                   xAxis={[{ scaleType: 'point', data: labels }]}
                   yAxis={[{ tickMinStep: 1, width: 50 }]}
@@ -249,6 +256,8 @@ export function DashboardPage() {
               </ChartCard>
               <ChartCard title={t('charts.tokens')} testId="chart-tokens">
                 <LineChart
+                  localeText={chartText}
+                  loading={chartsLoading}
                   height={280}
                   xAxis={[{ scaleType: 'point', data: labels }]}
                   yAxis={[{ valueFormatter: (value: number) => formatShortNumber(value), width: 60 }]}
@@ -267,6 +276,8 @@ export function DashboardPage() {
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
               <ChartCard title={t('charts.share')} testId="chart-share">
                 <PieChart
+                  localeText={chartText}
+                  loading={chartsLoading}
                   height={260}
                   series={[
                     {
