@@ -534,8 +534,9 @@ function UpstreamTable({ channelId }: { channelId: number }) {
                 <Stack spacing={0.5}>
                   {group.client_types.map((client) => (
                     <Typography key={client.client_type} variant="body2">
-                      {client.client_type} · {t('upstream.count')} {client.count} ·{' '}
-                      {formatTimestamp(client.first_seen)} – {formatTimestamp(client.last_seen)}
+                      {t(`upstream.clientTypes.${client.client_type}`, { defaultValue: client.client_type })}{' '}
+                      · {t('upstream.count')} {client.count} · {formatTimestamp(client.first_seen)} –{' '}
+                      {formatTimestamp(client.last_seen)}
                     </Typography>
                   ))}
                 </Stack>

@@ -208,6 +208,13 @@ export const channelsLocales = {
       count: '次数',
       close: '关闭',
       loadFailed: '加载上游检测结果失败',
+      clientTypes: {
+        'openai-node': 'OpenAI Node.js 库',
+        'openai-python': 'OpenAI Python 库',
+        anthropic: 'Anthropic 库',
+        curl: 'curl 命令行',
+        other: '其他客户端',
+      },
     },
     form: {
       addTitle: '创建新的渠道',
@@ -558,6 +565,13 @@ export const channelsLocales = {
       count: 'Count',
       close: 'Close',
       loadFailed: 'Failed to load the upstream detection',
+      clientTypes: {
+        'openai-node': 'OpenAI Node.js library',
+        'openai-python': 'OpenAI Python library',
+        anthropic: 'Anthropic library',
+        curl: 'curl',
+        other: 'Other client',
+      },
     },
     form: {
       addTitle: 'Create a channel',

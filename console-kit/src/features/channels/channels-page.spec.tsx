@@ -323,7 +323,7 @@ describe('row menu', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Upstream detection' }));
     const upstream = await screen.findByRole('dialog', { name: 'Upstream detection: ch20' });
     expect(await within(upstream).findByText('vip')).toBeTruthy();
-    expect(within(upstream).getByText(/openai-python · Count 4/)).toBeTruthy();
+    expect(within(upstream).getByText(/OpenAI Python library · Count 4/)).toBeTruthy();
     await user.click(within(upstream).getByRole('button', { name: 'Close' }));
 
     await user.click(await within(row).findByRole('button', { name: 'More' }));
