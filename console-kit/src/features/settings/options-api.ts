@@ -1,14 +1,11 @@
 import { useCallback, useMemo } from 'react';
 import { gatehouseApi } from '../../api/gatehouse-api';
+import type { Schemas } from '../../api/wire';
 import { useConsoleDispatch } from '../../provider/store-context';
 import { saveOptionEntries, type OptionEntry, type SaveReport } from './option-save';
 
 /** `GET /api/option/` → one item per key; secrets are never listed, root-only keys are marked for admins. */
-export interface OptionItem {
-  key: string;
-  value: string;
-  root_only?: boolean;
-}
+export type OptionItem = Schemas['OptionListItem'];
 
 export const optionsApi = gatehouseApi
   .enhanceEndpoints({ addTagTypes: ['Options', 'Status'] })
