@@ -81,6 +81,27 @@ export function TaskDurationChip({ seconds, t }: { seconds: number | null; t: Tr
   return <Chip size="small" color={durationColor(seconds)} label={t('row.seconds', { value: seconds })} />;
 }
 
+/** The duration column both logs show (hidden in the phone's cards): `seconds` of a row, null when open. */
+export function taskDurationColumn<T>(seconds: (task: T) => number | null, t: Translate): TaskColumn<T> {
+  return {
+    key: 'duration',
+    phone: 'hide',
+    cell: (task) => <TaskDurationChip seconds={seconds(task)} t={t} />,
+  };
+}
+
+/** The channel column both logs show to admins: a click copies the id. */
+export function taskChannelColumn<T extends { channel_id?: number }>(
+  t: Translate,
+  onCopy: (id: number) => void,
+): TaskColumn<T> {
+  return {
+    key: 'channel',
+    adminOnly: true,
+    cell: (task) => <TaskChannelChip channelId={task.channel_id} t={t} onCopy={onCopy} />,
+  };
+}
+
 /** The task's channel in its own colour; a click copies the id. */
 export function TaskChannelChip({
   channelId,

@@ -21,8 +21,8 @@ import { useSession } from '../../provider/use-session';
 import { useSystemStatus } from '../../provider/use-system-status';
 import { TaskFilterForm } from '../../components/task-filter-form';
 import {
-  TaskChannelChip,
-  TaskDurationChip,
+  taskChannelColumn,
+  taskDurationColumn,
   TaskRecordLink,
   TaskTable,
   TaskTextLink,
@@ -225,18 +225,8 @@ function drawingColumns({
   );
   return [
     { key: 'submitTime', sx: { whiteSpace: 'nowrap' }, cell: (task) => formatMs(task.submit_time) },
-    {
-      key: 'duration',
-      phone: 'hide',
-      cell: (task) => (
-        <TaskDurationChip seconds={durationSeconds(task.submit_time, task.finish_time)} t={t} />
-      ),
-    },
-    {
-      key: 'channel',
-      adminOnly: true,
-      cell: (task) => <TaskChannelChip channelId={task.channel_id} t={t} onCopy={onCopyChannel} />,
-    },
+    taskDurationColumn((task) => durationSeconds(task.submit_time, task.finish_time), t),
+    taskChannelColumn(t, onCopyChannel),
     {
       key: 'action',
       cell: (task) => (

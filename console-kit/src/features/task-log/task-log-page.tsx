@@ -20,8 +20,8 @@ import { useSession } from '../../provider/use-session';
 import { progressPercent } from '../../lib/task-display';
 import { TaskFilterForm } from '../../components/task-filter-form';
 import {
-  TaskChannelChip,
-  TaskDurationChip,
+  taskChannelColumn,
+  taskDurationColumn,
   TaskRecordLink,
   TaskTable,
   TaskTextLink,
@@ -166,18 +166,8 @@ function taskColumns({ t, onCopyChannel, onText }: TaskCellActions): TaskColumn<
       cell: (task) => formatSeconds(task.finish_time),
     },
     { key: 'progress', cell: (task) => <TaskProgress task={task} t={t} /> },
-    {
-      key: 'duration',
-      phone: 'hide',
-      cell: (task) => (
-        <TaskDurationChip seconds={taskDurationSeconds(task.submit_time, task.finish_time)} t={t} />
-      ),
-    },
-    {
-      key: 'channel',
-      adminOnly: true,
-      cell: (task) => <TaskChannelChip channelId={task.channel_id} t={t} onCopy={onCopyChannel} />,
-    },
+    taskDurationColumn((task) => taskDurationSeconds(task.submit_time, task.finish_time), t),
+    taskChannelColumn(t, onCopyChannel),
     {
       key: 'platform',
       cell: (task) => (
