@@ -23,27 +23,10 @@ const { createDataSource } = require(join(root, 'dist/server/src/database/data-s
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 48_000);
 const BATCH = 256;
-const COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'token_id',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel_id',
-  'group',
-  'ip',
-  'request_id',
-  'node_name',
-  'other',
-];
+// The columns the ledger writes a log row with, in its order.
+const { LOG_COLUMNS: COLUMNS } = require(
+  join(root, 'dist/server/src/modules/billing/quota-ledger.service.js'),
+);
 
 /** A fresh SQLite file with the server's schema (all migrations). */
 async function schemaFile(dir) {
@@ -96,25 +79,28 @@ function cell(dir, schema, keep, spread, label) {
     for (let i = from; i < to; i++) {
       const u = (i * 7919) % users;
       const tk = (i * 104729) % tokens;
-      params[0] = u + 1;
-      params[1] = start + (i >> 5);
-      params[2] = 2;
-      params[3] = '';
-      params[4] = `user${u}`;
-      params[5] = `key-${tk}`;
-      params[6] = tk + 1;
-      params[7] = models[i % models.length];
-      params[8] = 150 + (i % 97);
-      params[9] = 12;
-      params[10] = 40;
-      params[11] = 1;
-      params[12] = i & 1;
-      params[13] = 1 + (i % 3);
-      params[14] = 'default';
-      params[15] = '10.0.0.1';
-      params[16] = `20261126${i.toString(16).padStart(8, '0')}${(i * 2654435761) % 1e9}`;
-      params[17] = '';
-      params[18] = other;
+      const row = {
+        user_id: u + 1,
+        created_at: start + (i >> 5),
+        type: 2,
+        content: '',
+        username: `user${u}`,
+        token_name: `key-${tk}`,
+        token_id: tk + 1,
+        model_name: models[i % models.length],
+        quota: 150 + (i % 97),
+        prompt_tokens: 12,
+        completion_tokens: 40,
+        use_time: 1,
+        is_stream: i & 1,
+        channel_id: 1 + (i % 3),
+        group: 'default',
+        ip: '10.0.0.1',
+        request_id: `20261126${i.toString(16).padStart(8, '0')}${(i * 2654435761) % 1e9}`,
+        node_name: '',
+        other,
+      };
+      for (let c = 0; c < COLUMNS.length; c++) params[c] = row[COLUMNS[c]] ?? null;
       insert.run(params);
     }
   });

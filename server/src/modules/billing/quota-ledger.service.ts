@@ -86,7 +86,7 @@ function tokenWasDebited(other: string | null | undefined): boolean | null {
 }
 
 /** The columns a consume or error log row is written with. */
-const LOG_COLUMNS = [
+export const LOG_COLUMNS = [
   'user_id',
   'created_at',
   'type',
