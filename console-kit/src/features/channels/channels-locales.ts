@@ -1,3 +1,4 @@
+import { CLIENT_TYPE_LABELS } from '../../lib/client-type-labels';
 import type { LocaleBundles } from '../../provider/console-i18n';
 
 export const CHANNELS_NAMESPACE = 'channels';
@@ -208,13 +209,7 @@ export const channelsLocales = {
       count: '次数',
       close: '关闭',
       loadFailed: '加载上游检测结果失败',
-      clientTypes: {
-        'openai-node': 'OpenAI Node.js 库',
-        'openai-python': 'OpenAI Python 库',
-        anthropic: 'Anthropic 库',
-        curl: 'curl 命令行',
-        other: '其他客户端',
-      },
+      clientTypes: CLIENT_TYPE_LABELS.zh,
     },
     form: {
       addTitle: '创建新的渠道',
@@ -565,13 +560,7 @@ export const channelsLocales = {
       count: 'Count',
       close: 'Close',
       loadFailed: 'Failed to load the upstream detection',
-      clientTypes: {
-        'openai-node': 'OpenAI Node.js library',
-        'openai-python': 'OpenAI Python library',
-        anthropic: 'Anthropic library',
-        curl: 'curl',
-        other: 'Other client',
-      },
+      clientTypes: CLIENT_TYPE_LABELS.en,
     },
     form: {
       addTitle: 'Create a channel',

@@ -1,3 +1,4 @@
+import { CLIENT_TYPE_LABELS } from '../../lib/client-type-labels';
 import type { LocaleBundles } from '../../provider/console-i18n';
 
 export const LOGS_NAMESPACE = 'logs';
@@ -142,13 +143,7 @@ export const logsLocales = {
       unset: '未设置',
       true: '是',
       false: '否',
-      clientTypes: {
-        'openai-node': 'OpenAI Node.js 库',
-        'openai-python': 'OpenAI Python 库',
-        anthropic: 'Anthropic 库',
-        curl: 'curl 命令行',
-        other: '其他客户端',
-      },
+      clientTypes: CLIENT_TYPE_LABELS.zh,
     },
     userInfo: {
       title: '用户信息',
@@ -304,13 +299,7 @@ export const logsLocales = {
       unset: 'Not set',
       true: 'Yes',
       false: 'No',
-      clientTypes: {
-        'openai-node': 'OpenAI Node.js library',
-        'openai-python': 'OpenAI Python library',
-        anthropic: 'Anthropic library',
-        curl: 'curl',
-        other: 'Other client',
-      },
+      clientTypes: CLIENT_TYPE_LABELS.en,
     },
     userInfo: {
       title: 'User info',
