@@ -30,7 +30,9 @@ describe('relay under upstream faults', () => {
     t = await startApp({
       STREAMING_TIMEOUT: '1',
       STREAMING_FIRST_BYTE_TIMEOUT: '1',
-      RELAY_TIMEOUT: '4',
+      // A safety net only: the stalls below are cut by the idle and first-event timeouts. Long enough
+      // that the 40 MB answer (mock, gateway and reader share one busy process) is never cut by it.
+      RELAY_TIMEOUT: '60',
       CLIENT_BODY_TIMEOUT: '2',
     });
     const root = await setupRoot(t);
