@@ -180,7 +180,7 @@ describe('two-factor sign-in and passkeys in the console', () => {
     await p.getByRole('heading', { name: '审计日志' }).waitFor();
     const created = p
       .getByTestId('audit-row')
-      .filter({ hasText: 'user.create' })
+      .filter({ hasText: '创建用户' })
       .filter({ hasText: user.username });
     await created.waitFor();
     await p.getByLabel('操作人').fill('nobody-at-all');
