@@ -19,7 +19,8 @@ function run(name, cmd, args, resultFile, parse) {
   // in its heap until the end, and the whole run needs more than Node's default old space.
   const env = {
     ...process.env,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=10240 --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim(),
+    NODE_OPTIONS:
+      `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=10240 --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim(),
   };
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
   if (!existsSync(resultFile)) {
@@ -49,20 +50,43 @@ if (process.env.GATEHOUSE_SKIP_BUILD !== '1') {
 }
 
 const jestFile = join(out, 'jest.json');
-run('server (jest)', 'npx', ['jest', '--json', `--outputFile=${jestFile}`, ...extra], jestFile, (j) => ({
-  passed: j.numPassedTests,
-  failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
-}));
+// --forceExit: the results are written once every suite has finished; a handle some suite left open (a
+// keep-alive socket, a timer) must not keep the run from going on to the console suites.
+run(
+  'server (jest)',
+  'npx',
+  ['jest', '--json', '--forceExit', `--outputFile=${jestFile}`, ...extra],
+  jestFile,
+  (j) => ({
+    passed: j.numPassedTests,
+    failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
+  }),
+);
 
 if (!extra.length) {
   for (const ws of ['console-kit', 'host-app']) {
     const pkg = join(root, ws, 'package.json');
     if (!existsSync(pkg) || !JSON.parse(readFileSync(pkg, 'utf8')).scripts?.test) continue;
     const file = join(out, `${ws}.json`);
-    run(`${ws} (vitest)`, 'npm', ['run', 'test', '--workspace', ws, '--', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, (j) => ({
-      passed: j.numPassedTests,
-      failed: j.numFailedTests + (j.numFailedTestSuites && !j.numFailedTests ? j.numFailedTestSuites : 0),
-    }));
+    run(
+      `${ws} (vitest)`,
+      'npm',
+      [
+        'run',
+        'test',
+        '--workspace',
+        ws,
+        '--',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile=${file}`,
+      ],
+      file,
+      (j) => ({
+        passed: j.numPassedTests,
+        failed: j.numFailedTests + (j.numFailedTestSuites && !j.numFailedTests ? j.numFailedTestSuites : 0),
+      }),
+    );
   }
 }
 
