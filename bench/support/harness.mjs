@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const root = new URL('../..', import.meta.url).pathname;
-export const serverJs = join(root, 'dist/server/src/main.js');
+// BENCH_DIST=<dir>: another build of the server (a worktree of an older commit, built) to measure.
+export const serverJs = join(process.env.BENCH_DIST ?? join(root, 'dist'), 'server/src/main.js');
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function freePort() {
