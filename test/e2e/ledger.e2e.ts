@@ -112,4 +112,50 @@ describe('quota ledger reserves', () => {
     ).resolves.toMatchObject({ reserved: 0, logId: null });
     expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(5);
   });
+
+  it('lets calls in flight run while a large batch is written, and a balance read meanwhile counts each charge once', async () => {
+    await set(1_000_000, 200);
+    await ledger.flush();
+    const payer = { userId, tokenId: unlimited, tokenUnlimited: true };
+    // 200 served calls on trusted holds (nothing written at admission), each charged 7.
+    for (let i = 0; i < 200; i++) {
+      const hold = await ledger.holdIfTrusted(payer, 10, 100);
+      expect(hold).not.toBeNull();
+      ledger.settle({
+        hold: hold!,
+        channelId: 0,
+        charged: 7,
+        failed: false,
+        log: { ...draft(i), content: '', request_id: `batch-turns-${i}` },
+        stat: null,
+      });
+    }
+    expect(await ledger.balanceOf(userId)).toBe(1_000_000 - 1400);
+    // Event-loop turns while the batch is written; on the second, the balance is read from the database.
+    let turns = 0;
+    let stop = false;
+    let read: Promise<number> | null = null;
+    const spin = () => {
+      if (stop) return;
+      turns++;
+      if (turns === 2) {
+        (ledger as unknown as { balances: Map<number, unknown> }).balances.clear();
+        read = ledger.balanceOf(userId);
+      }
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    await ledger.flush();
+    stop = true;
+    expect(turns).toBeGreaterThan(2);
+    expect(await read!).toBe(1_000_000 - 1400);
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(
+      1_000_000 - 1400,
+    );
+    const logs = await t.ds.query(
+      `SELECT COUNT(*) AS n, SUM(quota) AS q FROM logs WHERE request_id LIKE 'batch-turns-%'`,
+    );
+    expect(Number(logs[0].n)).toBe(200);
+    expect(Number(logs[0].q)).toBe(1400);
+  });
 });
