@@ -13,6 +13,7 @@
 //   BENCH_DURATION=s BENCH_WARMUP=s BENCH_CONNECTIONS=1,16 BENCH_MODES=stream   narrow a run
 //   BENCH_BUILD=1                                   run `npm run build:server` first
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   node flags for the gateway process
+//   BENCH_BARE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/bare'       the same for the bare forwarder
 //   BENCH_OPTIONS='{"StreamCacheQueueLength":"4"}'  options set on both gateways (experiments; noted in the output)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -158,7 +159,11 @@ try {
   const mock = await forkReady('mock-openai.mjs');
   children.push(mock.child);
   const mockUrl = `http://127.0.0.1:${mock.port}`;
-  const bare = await forkReady('bare-forwarder.mjs', { UPSTREAM_URL: mockUrl });
+  const bare = await forkReady(
+    'bare-forwarder.mjs',
+    { UPSTREAM_URL: mockUrl },
+    (process.env.BENCH_BARE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
   children.push(bare.child);
   const bareUrl = `http://127.0.0.1:${bare.port}`;
 

@@ -60,3 +60,5 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => process.send?.({ ready: true, port: server.address().port }));
 process.on('disconnect', () => process.exit(0));
+// A normal exit on SIGTERM, so a CPU profile (BENCH_BARE_NODE_ARGS=--cpu-prof) is written.
+process.on('SIGTERM', () => process.exit(0));

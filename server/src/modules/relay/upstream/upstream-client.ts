@@ -164,12 +164,12 @@ export class UpstreamClient implements OnModuleDestroy {
       if (a.adapter.transport === 'websocket')
         up = await sparkCall(a.areq, signal, Date.now(), this.config.relayTimeoutSeconds * 1000, this.lookup);
       else
-        up = await request(a.call.url, {
-          method: a.call.method,
+        up = await this.dispatcher(a.channel).request({
+          ...targetOf(a.call.url),
+          method: a.call.method as Dispatcher.HttpMethod,
           headers: a.call.headers,
           body: a.call.body,
           signal,
-          dispatcher: this.dispatcher(a.channel),
           headersTimeout: a.firstByteMs || this.headersTimeoutMs,
           // A complete answer may not stall between two reads longer than STREAMING_TIMEOUT; streams
           // keep their own first-event and idle timers (a trickle of bytes does not keep them alive).
@@ -210,6 +210,22 @@ export class UpstreamClient implements OnModuleDestroy {
       text: await up.body.text(),
     };
   }
+}
+
+/**
+ * A call's URL as the dispatcher takes it (origin and path, as undici's `request(url)` splits it),
+ * parsed once per distinct URL rather than once per call. An invalid URL throws, as undici would.
+ */
+const parsedTargets = new Map<string, { origin: string; path: string }>();
+function targetOf(url: string): { origin: string; path: string } {
+  let t = parsedTargets.get(url);
+  if (!t) {
+    const u = new URL(url);
+    t = { origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname };
+    if (parsedTargets.size >= 10_000) parsedTargets.clear();
+    parsedTargets.set(url, t);
+  }
+  return t;
 }
 
 /** An upstream that took too long (retryable on another channel, never on the same one by default). */
