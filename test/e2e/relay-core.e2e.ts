@@ -284,6 +284,68 @@ describe('relay', () => {
     expect(mock.last!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
+  it('maps a model by replacing its name in the client’s bytes and in the upstream’s answer, nothing else re-serialised', async () => {
+    await makeChannel(t, {
+      type: 1,
+      base_url: mock.url,
+      models: 'gpt-4.1',
+      model_mapping: '{"gpt-4.1":"gpt-4o-mini"}',
+    });
+    const send = (raw: string) =>
+      request(t.url)
+        .post('/v1/chat/completions')
+        .set('Authorization', `Bearer ${key}`)
+        .set('content-type', 'application/json')
+        .send(raw);
+    mock.indentJson = 2;
+    try {
+      const raw =
+        '{"model" : "gpt-4.1",  "messages":[{"role":"user","content":"hi \\u00e9"}], "temperature": 0.50}';
+      const res = await send(raw);
+      expect(res.status).toBe(200);
+      expect(mock.last!.rawBody.toString('utf8')).toBe(raw.replace('"gpt-4.1"', '"gpt-4o-mini"'));
+      // The answer names the client's model, in the upstream's own text (its indentation kept).
+      expect(res.text).toContain('\n  "model": "gpt-4.1",\n');
+      expect(JSON.parse(res.text)).toMatchObject({ model: 'gpt-4.1', object: 'chat.completion' });
+      // Mapped and streamed: the name replaced and stream_options appended.
+      const streamed = '{"stream":true,"model":"gpt-4.1","messages":[{"role":"user","content":"hi"}]}';
+      expect((await send(streamed)).status).toBe(200);
+      expect(mock.last!.rawBody.toString('utf8')).toBe(
+        '{"stream":true,"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream_options":{"include_usage":true}}',
+      );
+      // "model" twice in the bytes (here as a message's text): the body is serialised again, mapped all the same.
+      const twice = '{"model":"gpt-4.1", "messages":[{"role":"user","content":"model"}]}';
+      expect((await send(twice)).status).toBe(200);
+      expect(mock.last!.rawBody.toString('utf8')).not.toBe(twice.replace('"gpt-4.1"', '"gpt-4o-mini"'));
+      expect(mock.last!.body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ content: 'model' }] });
+    } finally {
+      mock.indentJson = 0;
+    }
+  });
+
+  it('sends an Anthropic body as the client’s own bytes when nothing of it changes', async () => {
+    const send = (raw: string) =>
+      request(t.url)
+        .post('/v1/messages')
+        .set('x-api-key', key)
+        .set('content-type', 'application/json')
+        .send(raw);
+    const plain =
+      '{"model":"claude-sonnet-4",  "max_tokens": 64, "messages":[{"role":"user","content":"hi \\u00e9"}], "temperature": 0.50}';
+    expect((await send(plain)).status).toBe(200);
+    expect(mock.last!.rawBody.toString('utf8')).toBe(plain);
+    const streamed =
+      '{"model":"claude-sonnet-4","stream":true,"max_tokens":64,"messages":[{"role":"user","content":"hi"}]} ';
+    const res = await send(streamed);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('event: message_stop');
+    expect(mock.last!.rawBody.toString('utf8')).toBe(streamed);
+    // No max_tokens: the adapter adds the model's default, so the body is serialised with it.
+    const bare = '{"model":"claude-sonnet-4", "messages":[{"role":"user","content":"hi"}]}';
+    expect((await send(bare)).status).toBe(200);
+    expect(mock.last!.body).toMatchObject({ model: 'claude-sonnet-4', max_tokens: expect.any(Number) });
+  });
+
   it('flushes queued charges and their logs when a node shuts down', async () => {
     await settle(t);
     const before = await quotaOf(t, user.userId!);

@@ -102,6 +102,8 @@ export class Exchange {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
+    /** Spaces per level in JSON answers (0: compact, as providers send them). */
+    private readonly indent = 0,
   ) {
     this.closed = new Promise((resolve) => res.once('close', () => resolve()));
     res.on('error', () => undefined);
@@ -125,7 +127,10 @@ export class Exchange {
   }
 
   json(status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
-    this.send(status, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+    this.send(status, JSON.stringify(body, null, this.indent || undefined), {
+      'content-type': 'application/json',
+      ...headers,
+    });
   }
 
   /** Starts a streamed (chunked) answer. */

@@ -259,6 +259,8 @@ export class MockUpstream {
   requireKey: string | readonly string[] | null = null;
   /** Model ids the model-list endpoints answer with. */
   models: string[] = [...DEFAULT_MODELS];
+  /** Spaces per level in JSON answers (0: compact): shows whether the gateway passed an answer's text on. */
+  indentJson = 0;
   /**
    * A stuck upstream, whatever the request: 'headers' never answers; 'body' answers 200 with the
    * content type of a stream (or JSON) and then sends nothing. Null: normal service.
@@ -312,6 +314,7 @@ export class MockUpstream {
     this.models = [...DEFAULT_MODELS];
     this.account = { balance: 12.5, used: 2.5 };
     this.stall = null;
+    this.indentJson = 0;
   }
 
   /** Waits until `condition` holds (e.g. `() => mock.last?.aborted === true`). */
@@ -352,7 +355,7 @@ export class MockUpstream {
     };
     this.requests.push(record);
     this.inFlight++;
-    const ex = new Exchange(req, res);
+    const ex = new Exchange(req, res, this.indentJson);
     res.once('close', () => {
       this.inFlight--;
       if (!ex.finished) record.aborted = true;

@@ -44,3 +44,37 @@ export function argumentsObject(args: unknown): JsonMap {
   if (isObject(args)) return args;
   return asObject(typeof args === 'string' ? parseJson(args) : undefined);
 }
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * A JSON object's text or bytes with its `"model"` member's string value replaced, nothing else touched
+ * (a body or an answer passed on without serialising it again); null unless `"model"` occurs exactly
+ * once, with a string value. That one is the object's top-level key: inside a string its quotes would be
+ * escaped, and a key can only be written otherwise with `\u006…` escapes of its letters (text holding
+ * those is left to the serialiser).
+ */
+export function withModelName<T extends string | Buffer>(json: T, model: string): T | null {
+  const at = typeof json === 'string' ? (i: number) => json.charCodeAt(i) : (i: number) => json[i];
+  const key = json.indexOf('"model"');
+  if (key < 0 || json.indexOf('"model"', key + 7) >= 0 || json.indexOf('\\u006') >= 0) return null;
+  let i = key + 7;
+  while (isSpace(at(i))) i++;
+  if (at(i++) !== 0x3a) return null;
+  while (isSpace(at(i))) i++;
+  if (at(i) !== 0x22) return null;
+  const start = i;
+  for (i++; i < json.length; i++) {
+    const c = at(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x22) {
+      const name = JSON.stringify(model);
+      return (
+        typeof json === 'string'
+          ? json.slice(0, start) + name + json.slice(i + 1)
+          : Buffer.concat([json.subarray(0, start), Buffer.from(name), json.subarray(i + 1)])
+      ) as T;
+    }
+  }
+  return null;
+}

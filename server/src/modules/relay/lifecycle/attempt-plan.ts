@@ -12,6 +12,7 @@ import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../chann
 import { relayFail } from '../errors';
 import { fromHubRequest } from '../formats';
 import { FORMAT_NAMES, uncarriedField } from '../formats/carry';
+import { withModelName } from '../formats/json';
 import { applyEffort, Effort, effortSuffix, hubEffort, isReasoningModel } from '../formats/reasoning';
 import { embeddingsRequestFor } from '../formats/gemini';
 import type { RelayContext } from '../relay-context';
@@ -136,20 +137,16 @@ export class AttemptPlanner {
 
     const settings = this.adapterSettings();
     // The client's bytes go upstream when the body is theirs unchanged, or theirs with top-level
-    // fields added (`stream_options` on a stream, say): those are appended, never re-serialised.
+    // fields added (`stream_options` on a stream, say) and the model name mapped: the fields are
+    // appended and the name replaced in place, the body never re-serialised.
     let appended: string | null = null;
+    let remodel: string | null = null;
     const reasoning = { effort: suffix.effort, models: this.options.json('relay.reasoning_models') };
     const body = req.body
-      ? upstreamBody(
-          ctx,
-          channel,
-          adapter,
-          mode,
-          upstreamModel,
-          settings,
-          reasoning,
-          (tail) => (appended = tail),
-        )
+      ? upstreamBody(ctx, channel, adapter, mode, upstreamModel, settings, reasoning, (tail, model) => {
+          appended = tail;
+          remodel = model;
+        })
       : {};
     const stickyKey = sticky?.channelId === channel.id ? channel.keys[sticky.keyIndex] : undefined;
     const key = stickyKey ?? this.upstream.key(channel);
@@ -170,8 +167,10 @@ export class AttemptPlanner {
       settings,
     };
     const multipart = req.contentType.startsWith('multipart/');
-    if (appended !== null && req.raw && !multipart)
-      areq.rawBody = (appended ? withFields(req.raw, appended) : req.raw) ?? undefined;
+    if (appended !== null && req.raw && !multipart) {
+      const raw = remodel === null ? req.raw : withModelName(req.raw, remodel);
+      areq.rawBody = (raw && appended ? withFields(raw, appended) : raw) ?? undefined;
+    }
     const exchange = adapter.credentials?.(target, Math.floor(Date.now() / 1000));
     if (exchange) areq.accessToken = await this.upstream.credential(exchange, channel);
     const call = adapter.buildRequest(areq);
@@ -324,7 +323,8 @@ export function sameFormat(ctx: Pick<RelayContext, 'req'>, adapter: ProviderAdap
 
 /**
  * The body in the channel's format: converted if needed, then mapping, overrides and settings.
- * `unchanged` is called when the result equals the client's body (nothing added or replaced).
+ * `unchanged` is called when the result is the client's body with only top-level fields added and,
+ * perhaps, another model name (given, or null when the name is the client's).
  */
 function upstreamBody(
   ctx: PlanContext,
@@ -334,7 +334,7 @@ function upstreamBody(
   upstreamModel: string,
   settings: AdapterSettings,
   reasoning: { effort: Effort | null; models: readonly string[] },
-  unchanged: (appended: string) => void,
+  unchanged: (appended: string, model: string | null) => void,
 ): JsonObject {
   const { req } = ctx;
   const inbound = req.body ?? {};
@@ -382,9 +382,10 @@ function upstreamBody(
   else if (!same && adapter.format === 'anthropic' && converted && body.thinking === undefined)
     body = applyEffort('anthropic', body, converted, defaultMaxTokens);
   for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
-  if (same && adapter.format === req.format && body.model === inbound.model) {
+  const renamed = typeof body.model === 'string' && typeof inbound.model === 'string';
+  if (same && adapter.format === req.format && (body.model === inbound.model || renamed)) {
     const added = addedFields(body, inbound);
-    if (added !== null) unchanged(added);
+    if (added !== null) unchanged(added, body.model === inbound.model ? null : (body.model as string));
   }
   return body;
 }

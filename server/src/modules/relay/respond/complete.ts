@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { RelayError } from '../errors';
 import { fromHubResponse, toHubResponse, usageOf } from '../formats';
 import { embeddingsAnswerFor } from '../formats/gemini';
+import { withModelName } from '../formats/json';
 import { sameFormat, sameShape, type Attempt } from '../lifecycle/attempt-plan';
 import type { RelayContext } from '../relay-context';
 import { aggregateStream } from '../streaming/aggregate';
@@ -55,9 +56,14 @@ export async function relayJson(
   const usage =
     reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
   // An answer that needs no change (same format, same model name) goes out as the upstream's bytes.
-  const untouched = json === parsed && (out === json || (out.model === json.model && sameShape(out, json)));
-  if (untouched) writeText(res, 200, text);
-  else writeJson(res, 200, out);
+  const same = json === parsed && (out === json || sameShape(out, json));
+  if (same && (out === json || out.model === json.model)) writeText(res, 200, text);
+  else {
+    // Only the model name differs (an upstream's dated name, a mapped model): replaced in the text.
+    const renamed = same && typeof out.model === 'string' ? withModelName(text, out.model) : null;
+    if (renamed !== null) writeText(res, 200, renamed);
+    else writeJson(res, 200, out);
+  }
   return { usage, firstTokenMs: 0, extra: {} };
 }
 

@@ -166,7 +166,7 @@ export class UpstreamClient implements OnModuleDestroy {
       else
         up = await this.dispatcher(a.channel).request({
           ...targetOf(a.call.url),
-          method: a.call.method as Dispatcher.HttpMethod,
+          method: a.call.method,
           headers: a.call.headers,
           body: a.call.body,
           signal,

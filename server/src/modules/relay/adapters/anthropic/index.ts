@@ -27,6 +27,17 @@ function buildBody(req: AdapterRequest, upstreamModel: string): JsonObject {
     : applyClaudeThinking(body, maxTokens, req.settings.claudeThinkingBudgetPercentage);
 }
 
+/**
+ * The client's bytes (with what planning added) when the adapter changed nothing of the planned body:
+ * same model, the client's own max_tokens. Coding agents send hundreds of KiB per call; serialising
+ * them again costs far more than the rest of the relay.
+ */
+function rawOrJson(req: AdapterRequest, body: JsonObject): string | Uint8Array {
+  return req.rawBody && body.model === req.model && body.max_tokens === req.body.max_tokens
+    ? req.rawBody
+    : JSON.stringify(body);
+}
+
 export const anthropicAdapter: ProviderAdapter = {
   name: 'anthropic',
   format: 'anthropic',
@@ -45,7 +56,7 @@ export const anthropicAdapter: ProviderAdapter = {
         'Content-Type': 'application/json',
         ...(modelHeaders[req.model] ?? modelHeaders[upstreamModel] ?? {}),
       },
-      body: JSON.stringify(buildBody(req, upstreamModel)),
+      body: rawOrJson(req, buildBody(req, upstreamModel)),
     };
   },
 
