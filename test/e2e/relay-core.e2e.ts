@@ -323,6 +323,34 @@ describe('relay', () => {
     }
   });
 
+  it('bills a plain OpenAI answer by its own usage whatever its text holds', async () => {
+    // Replies that name "usage", "error" and "model" as strings, and one with escaped letters.
+    for (const reply of ['usage', 'error', 'model', 'caf\u00e9 \u0075sage']) {
+      const res = await request(t.url)
+        .post('/v1/chat/completions')
+        .set('Authorization', `Bearer ${key}`)
+        .send({
+          model: 'gpt-4o',
+          messages: [{ role: 'user', content: `[[usage=33,7]] [[reply=${reply}]]` }],
+        });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        model: 'gpt-4o',
+        choices: [{ message: { content: reply } }],
+        usage: { prompt_tokens: 33, completion_tokens: 7 },
+      });
+      await settle(t);
+      const log = (await logsOf(t, user.userId!)).find(
+        (l) => l.request_id === res.headers['x-oneapi-request-id'],
+      );
+      expect(log).toMatchObject({
+        prompt_tokens: 33,
+        completion_tokens: 7,
+        quota: Math.round((33 + 7 * 4) * 1.25),
+      });
+    }
+  });
+
   it('sends an Anthropic body as the client’s own bytes when nothing of it changes', async () => {
     const send = (raw: string) =>
       request(t.url)

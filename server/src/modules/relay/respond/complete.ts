@@ -30,6 +30,15 @@ export async function relayJson(
   const declared = Number(up.headers['content-length'] ?? -1);
   if (declared > PASS_THROUGH_OVER && passable(ctx, a)) return relayLarge(ctx, a, up, res, deadlineAt);
   const text = await readAnswer(up, deadlineAt);
+  const quick =
+    ctx.req.format === 'openai' &&
+    (ctx.req.mode === 'chat' || ctx.req.mode === 'completions') &&
+    passable(ctx, a) &&
+    passedOn(ctx, text);
+  if (quick) {
+    writeText(res, 200, quick.text);
+    return { usage: quick.usage, firstTokenMs: 0, extra: {} };
+  }
   let json: JsonObject;
   try {
     json = JSON.parse(text) as JsonObject;
@@ -65,6 +74,21 @@ export async function relayJson(
     else writeJson(res, 200, out);
   }
   return { usage, firstTokenMs: 0, extra: {} };
+}
+
+/**
+ * An OpenAI chat answer to an OpenAI caller passed on without parsing it whole: its usage read from the
+ * end, the model name replaced in place. Null (the answer is parsed) when it mentions an error, or its
+ * usage or model member is not found exactly once with nothing escaped that could hide another.
+ */
+function passedOn(ctx: RelayContext, text: string): { text: string; usage: UsageCounts } | null {
+  if (text.includes('"error"') || text.includes('\\u007')) return null;
+  const at = text.lastIndexOf('"usage"');
+  if (at < 0 || text.indexOf('"usage"') !== at) return null;
+  const usage = usageFromTail('openai', text);
+  if (!usage || usage.prompt_tokens + usage.completion_tokens <= 0) return null;
+  const named = withModelName(text, ctx.model);
+  return named === null ? null : { text: named, usage };
 }
 
 /** The answer needs no conversion: same wire format, no adapter rewrite, chat-like JSON. */
