@@ -158,4 +158,43 @@ describe('quota ledger reserves', () => {
     expect(Number(logs[0].n)).toBe(200);
     expect(Number(logs[0].q)).toBe(1400);
   });
+
+  it('writes a batch through statements prepared once on SQLite, the same figures on every database', async () => {
+    await set(1_000_000, 1_000);
+    await ledger.flush();
+    const tokenBefore = await t.ds.getRepository(Token).findOneByOrFail({ id: limited });
+    const batch = async (tag: string) => {
+      for (const [i, tokenId] of [limited, unlimited, limited].entries()) {
+        const hold = await ledger.holdIfTrusted(
+          { userId, tokenId, tokenUnlimited: tokenId === unlimited },
+          10,
+          100,
+        );
+        ledger.settle({
+          hold: hold!,
+          channelId: 0,
+          charged: 5 + i,
+          failed: false,
+          log: { ...draft(i), content: '', request_id: `${tag}-${i}` },
+          stat: { username: 'x', model: 'gpt-4o-mini', tokens: 10 },
+        });
+      }
+      await ledger.flush();
+    };
+    await batch('prepared-a');
+    const sqlite = t.ds.options.type === 'better-sqlite3';
+    const db = (t.ds.driver as unknown as { databaseConnection: { prepare: (sql: string) => unknown } })
+      .databaseConnection;
+    const prepare = sqlite ? jest.spyOn(db, 'prepare') : null;
+    await batch('prepared-b');
+    // The second batch of the same shape prepared nothing but its transaction's BEGIN and COMMIT.
+    if (prepare) expect(prepare.mock.calls.map((c) => c[0])).toEqual(['BEGIN TRANSACTION', 'COMMIT']);
+    prepare?.mockRestore();
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(
+      1_000_000 - 2 * 18,
+    );
+    const token = await t.ds.getRepository(Token).findOneByOrFail({ id: limited });
+    expect(Number(token.remain_quota)).toBe(Number(tokenBefore.remain_quota) - 2 * (5 + 7));
+    expect(Number(token.used_quota)).toBe(Number(tokenBefore.used_quota) + 2 * (5 + 7));
+  });
 });

@@ -13,7 +13,7 @@ import { CacheBus } from '../../common/cache-bus';
 import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { Channel, LogEntry, LogType, QuotaData, Token, User } from '../../database/entities';
+import { LogEntry, LogType, QuotaData, Token, User } from '../../database/entities';
 import { logTextColumns } from '../log';
 import { OptionService } from '../option';
 
@@ -555,27 +555,22 @@ export class QuotaLedgerService
       if (s.channelId && s.charged) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.charged);
     }
     for (const [id, t] of [...tokens].sort((a, b) => a[0] - b[0])) {
-      const qb = m
-        .createQueryBuilder()
-        .update(Token)
-        .where('id = :id', { id, d: t.delta, used: t.used, now });
-      await qb
-        .set({
-          // The token's remaining quota is a limit, not money: it floors at zero.
-          remain_quota: () =>
-            t.unlimited ? 'remain_quota' : 'CASE WHEN remain_quota > :d THEN remain_quota - :d ELSE 0 END',
-          used_quota: () => 'used_quota + :used',
-          accessed_time: () => ':now',
-        })
-        .execute();
+      // The token's remaining quota is a limit, not money: it floors at zero.
+      if (t.unlimited)
+        await this.write(
+          m,
+          'UPDATE "tokens" SET "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ?',
+          [t.used, now, id],
+        );
+      else
+        await this.write(
+          m,
+          'UPDATE "tokens" SET "remain_quota" = CASE WHEN "remain_quota" > ? THEN "remain_quota" - ? ELSE 0 END, "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ?',
+          [t.delta, t.delta, t.used, now, id],
+        );
     }
     for (const [id, used] of [...channels].sort((a, b) => a[0] - b[0]))
-      await m
-        .createQueryBuilder()
-        .update(Channel)
-        .set({ used_quota: () => 'used_quota + :used' })
-        .where('id = :id', { id, used })
-        .execute();
+      await this.write(m, 'UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?', [used, id]);
 
     // New rows are the settlements' drafts as they are: the charge and the node are set here, on the
     // draft the settlement owns (no copy per row).
@@ -608,6 +603,33 @@ export class QuotaLedgerService
       `INSERT INTO "logs" (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
     );
     return this.sqliteInsert;
+  }
+
+  /** The batch's UPDATE statements: SQLite's prepared once, the others' texts in their dialect. */
+  private readonly batchStatements = new Map<string, SqliteStatement>();
+  private readonly dialectTexts = new Map<string, string>();
+
+  /**
+   * Runs one of a batch's UPDATEs, written once with `"quoted"` names and `?` parameters, and returns
+   * the rows it changed. SQLite runs it as a statement prepared once (the ORM's builder inlined the
+   * numbers into new SQL text for every batch, prepared anew each time); MySQL gets backquoted names
+   * and PostgreSQL numbered parameters.
+   */
+  private async write(m: EntityManager, sql: string, params: unknown[]): Promise<number> {
+    const type = m.connection.options.type;
+    if (type === 'better-sqlite3') {
+      let st = this.batchStatements.get(sql);
+      if (!st) this.batchStatements.set(sql, (st = sqliteConnection(m).prepare(sql)));
+      return st.run(params).changes;
+    }
+    let text = this.dialectTexts.get(sql);
+    if (text === undefined) {
+      let n = 0;
+      text = type === 'postgres' ? sql.replace(/\?/g, () => `$${++n}`) : sql.replace(/"/g, '`');
+      this.dialectTexts.set(sql, text);
+    }
+    const res = await m.queryRunner!.query(text, params, true);
+    return res.affected ?? 0;
   }
 
   /** A log row as the SQLite INSERT's parameters, written into `into` (one array reused per batch). */
@@ -654,21 +676,9 @@ export class QuotaLedgerService
   private async applyUser(m: EntityManager, userId: number, list: Settlement[]): Promise<void> {
     let delta = 0;
     for (const s of list) delta += s.charged - s.hold.reserved;
-    if (delta > 0) {
-      await m
-        .createQueryBuilder()
-        .update(User)
-        .set({ quota: () => 'quota - :delta' })
-        .where('id = :id', { id: userId, delta })
-        .execute();
-    } else if (delta < 0) {
-      await m
-        .createQueryBuilder()
-        .update(User)
-        .set({ quota: () => 'quota + :refund' })
-        .where('id = :id', { id: userId, refund: -delta })
-        .execute();
-    }
+    // A refund (negative difference) gives back; the balance may end below zero after a full charge.
+    if (delta !== 0)
+      await this.write(m, 'UPDATE "users" SET "quota" = "quota" - ? WHERE "id" = ?', [delta, userId]);
     let used = 0;
     let requests = 0;
     for (const s of list) {
@@ -676,12 +686,11 @@ export class QuotaLedgerService
       if (!s.failed) requests++;
     }
     if (used || requests)
-      await m
-        .createQueryBuilder()
-        .update(User)
-        .set({ used_quota: () => 'used_quota + :used', request_count: () => 'request_count + :requests' })
-        .where('id = :id', { id: userId, used, requests })
-        .execute();
+      await this.write(
+        m,
+        'UPDATE "users" SET "used_quota" = "used_quota" + ?, "request_count" = "request_count" + ? WHERE "id" = ?',
+        [used, requests, userId],
+      );
   }
 
   /**
@@ -716,25 +725,12 @@ export class QuotaLedgerService
       rows.set(key, row);
     }
     for (const r of rows.values()) {
-      const res = await m
-        .createQueryBuilder()
-        .update(QuotaData)
-        .set({
-          token_used: () => 'token_used + :tokens',
-          count: () => 'count + :count',
-          quota: () => 'quota + :quota',
-        })
-        .where('user_id = :uid AND model_name = :model AND created_at = :hour AND node_name = :node', {
-          uid: r.user_id,
-          model: r.model_name,
-          hour: r.created_at, // the bucket start
-          node: r.node_name,
-          tokens: r.token_used,
-          count: r.count,
-          quota: r.quota,
-        })
-        .execute();
-      if (!res.affected) await m.getRepository(QuotaData).insert(r);
+      const changed = await this.write(
+        m,
+        'UPDATE "quota_data" SET "token_used" = "token_used" + ?, "count" = "count" + ?, "quota" = "quota" + ? WHERE "user_id" = ? AND "model_name" = ? AND "created_at" = ? AND "node_name" = ?',
+        [r.token_used, r.count, r.quota, r.user_id, r.model_name, r.created_at, r.node_name],
+      );
+      if (!changed) await m.getRepository(QuotaData).insert(r);
     }
   }
 }
