@@ -1,6 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import request from 'supertest';
+import { RelayAdmission } from '../../server/src/modules/relay/lifecycle/admission';
+import { RelaySettlement } from '../../server/src/modules/relay/lifecycle/settlement';
+import { relayFail } from '../../server/src/modules/relay/errors';
+import { QuotaLedgerService } from '../../server/src/modules/billing/quota-ledger.service';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
 import { ApiClient, makeUser, putOption, setupRoot, startApp, startNode, TestApp } from '../support/test-app';
@@ -321,6 +325,37 @@ describe('relay', () => {
     } finally {
       mock.indentJson = 0;
     }
+  });
+
+  it('admits the usual call (fresh balance, no limits, no budget) without waiting on a promise', async () => {
+    const admission = t.app.get(RelayAdmission);
+    const settlement = t.app.get(RelaySettlement);
+    const caller = await admission.caller(key, '127.0.0.1');
+    await t.app.get(QuotaLedgerService).balanceOf(user.userId!); // a fresh reading of the balance
+    const ctx = admission.admit(
+      {
+        format: 'openai',
+        mode: 'chat',
+        body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+        raw: Buffer.from('{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}'),
+        contentType: 'application/json',
+        pathModel: null,
+        pathStream: false,
+        key,
+        ip: '127.0.0.1',
+        requestId: 'admit-sync',
+        lang: 'en',
+        userAgent: 'test',
+      },
+      caller,
+    );
+    expect(settlement.checkBalance(ctx)).toBeUndefined();
+    expect(admission.limit(ctx, null)).toBeUndefined();
+    const hold = settlement.reserve(ctx);
+    expect(hold).not.toBeInstanceOf(Promise);
+    // Given back in full: this call never went upstream.
+    settlement.refund(ctx, await hold, null, relayFail(503, 'relay_no_channel', {}), []);
+    await settle(t);
   });
 
   it('bills a plain OpenAI answer by its own usage whatever its text holds', async () => {

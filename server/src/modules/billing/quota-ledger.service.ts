@@ -328,7 +328,16 @@ export class QuotaLedgerService
    * Null when the balance is not that large (the caller reserves for real).
    */
   async holdIfTrusted(payer: Payer, amount: number, factor: number): Promise<Hold | null> {
-    const balance = this.peekBalance(payer.userId) ?? (await this.balanceOf(payer.userId));
+    return this.trustedHold(payer, amount, factor, await this.balanceOf(payer.userId));
+  }
+
+  /** `holdIfTrusted` decided on this node's fresh reading of the balance alone (null without one). */
+  holdIfTrustedNow(payer: Payer, amount: number, factor: number): Hold | null {
+    const fresh = this.peekBalance(payer.userId);
+    return fresh === null ? null : this.trustedHold(payer, amount, factor, fresh);
+  }
+
+  private trustedHold(payer: Payer, amount: number, factor: number, balance: number): Hold | null {
     if (balance <= Math.max(amount, 1) * factor) return null;
     this.owe(payer.userId, amount);
     return { payer, reserved: 0, logId: null, soft: amount };

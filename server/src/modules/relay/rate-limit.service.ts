@@ -60,8 +60,13 @@ export class RateLimitService {
   }
 
   /** Refuses with 429 when a limit is reached; counts the request otherwise. */
+  /** ModelRequestRateLimitEnabled: the per-user request limits are on. */
+  active(): boolean {
+    return this.options.bool('ModelRequestRateLimitEnabled');
+  }
+
   async check(userId: number, group: string): Promise<void> {
-    if (!this.options.bool('ModelRequestRateLimitEnabled')) return;
+    if (!this.active()) return;
     const { minutes, windowMs, maxTotal, maxOk } = this.limits(group);
     const now = Date.now();
     const client = this.redis.client;

@@ -81,9 +81,14 @@ export class RelayService {
     let hold;
     try {
       ctx = this.admission.admit(req, caller);
-      await this.settlement.checkBalance(ctx);
-      await this.admission.limit(ctx, res);
-      hold = await this.settlement.reserve(ctx);
+      // Each step returns a promise only when it has to wait (a balance to read, a limit to count, a
+      // reservation to write); the usual call goes through all three without one.
+      const checking = this.settlement.checkBalance(ctx);
+      if (checking) await checking;
+      const limiting = this.admission.limit(ctx, res);
+      if (limiting) await limiting;
+      const reserving = this.settlement.reserve(ctx);
+      hold = reserving instanceof Promise ? await reserving : reserving;
     } catch (err) {
       return writeError(res, req, toRelayError(err));
     }

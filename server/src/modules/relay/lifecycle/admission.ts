@@ -158,9 +158,13 @@ export class RelayAdmission {
    * The request-rate limits of the user (ModelRequestRateLimit*) and of the token (RPM, TPM, concurrency):
    * 429 when one is reached. The token's concurrency slot is held until `res` closes.
    */
-  async limit(ctx: RelayContext, res: ServerResponse | null): Promise<void> {
-    await this.limits.check(ctx.user.id, ctx.user.group);
-    if (res && ctx.token && hasScopedLimits(ctx.token)) await this.scoped.admitToken(ctx.token, res);
+  limit(ctx: RelayContext, res: ServerResponse | null): Promise<void> | undefined {
+    const token = res && ctx.token && hasScopedLimits(ctx.token) ? ctx.token : null;
+    // Neither kind of limit on: nothing to wait for (no promise).
+    if (!token && !this.limits.active()) return undefined;
+    return this.limits
+      .check(ctx.user.id, ctx.user.group)
+      .then(() => (token && res ? this.scoped.admitToken(token, res) : undefined));
   }
 
   private sensitiveWord(text: string): string | null {

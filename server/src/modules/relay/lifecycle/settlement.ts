@@ -43,24 +43,52 @@ export class RelaySettlement {
     private readonly budgets: BudgetService,
   ) {}
 
-  /** The user's balance must be above zero before anything else is decided (403 otherwise). */
-  async checkBalance(ctx: RelayContext): Promise<void> {
-    const balance = this.ledger.peekBalance(ctx.user.id) ?? (await this.ledger.balanceOf(ctx.user.id));
-    if (balance <= 0) throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
+  /**
+   * The user's balance must be above zero before anything else is decided (403 otherwise). No promise
+   * when this node has a fresh reading of the balance.
+   */
+  checkBalance(ctx: RelayContext): Promise<void> | undefined {
+    const fresh = this.ledger.peekBalance(ctx.user.id);
+    if (fresh !== null) {
+      positive(fresh);
+      return undefined;
+    }
+    return this.ledger.balanceOf(ctx.user.id).then(positive);
   }
 
-  /** Holds the request's reservation, or refuses with 403 (user's balance or token's quota). */
-  async reserve(ctx: RelayContext): Promise<Hold> {
-    const payer = {
-      userId: ctx.user.id,
-      tokenId: ctx.token?.id ?? 0,
-      tokenUnlimited: ctx.token?.unlimited ?? true,
-    };
+  /**
+   * Holds the request's reservation, or refuses with 403 (user's balance or token's quota). A call with
+   * no budget on a trusted balance this node has a fresh reading of is held at once, without a promise.
+   */
+  reserve(ctx: RelayContext): Hold | Promise<Hold> {
+    if (!this.budgets.applies(ctx)) {
+      const bound = this.bound(ctx);
+      const hold = tokenTrusts(ctx, bound)
+        ? this.ledger.holdIfTrustedNow(payerOf(ctx), bound, TRUST_FACTOR)
+        : null;
+      if (hold) return hold;
+    }
+    return this.reserveHeld(ctx);
+  }
+
+  /** The reservation's upper bound (the prompt bounded by the body's size, so no tokenizer runs). */
+  private bound(ctx: RelayContext): number {
+    if (ctx.price.modelPrice >= 0) return fixedCharge(ctx);
+    return reserveQuota(
+      ctx.price,
+      ctx.promptBound,
+      maxTokensOf(ctx.req.body),
+      this.options.num('PreConsumedQuota'),
+    );
+  }
+
+  private async reserveHeld(ctx: RelayContext): Promise<Hold> {
+    const payer = payerOf(ctx);
     const maxTokens = maxTokensOf(ctx.req.body);
     const preConsumed = this.options.num('PreConsumedQuota');
     const fixed = ctx.price.modelPrice >= 0;
     // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
-    const bound = fixed ? fixedCharge(ctx) : reserveQuota(ctx.price, ctx.promptBound, maxTokens, preConsumed);
+    const bound = this.bound(ctx);
     await admitBudget(
       this.budgets,
       ctx,
@@ -68,8 +96,7 @@ export class RelaySettlement {
       true,
     );
     try {
-      const tokenTrusted = !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
-      if (tokenTrusted) {
+      if (tokenTrusts(ctx, bound)) {
         const hold = await this.ledger.holdIfTrusted(payer, bound, TRUST_FACTOR);
         if (hold) return hold;
       }
@@ -191,6 +218,20 @@ export class RelaySettlement {
       clientType: clientType(ctx.req.userAgent),
     });
   }
+}
+
+const payerOf = (ctx: RelayContext) => ({
+  userId: ctx.user.id,
+  tokenId: ctx.token?.id ?? 0,
+  tokenUnlimited: ctx.token?.unlimited ?? true,
+});
+
+/** The token's remaining quota is far above the call's bound (or it has none to run out of). */
+const tokenTrusts = (ctx: RelayContext, bound: number): boolean =>
+  !ctx.token || ctx.token.unlimited || ctx.token.remainQuota > bound * TRUST_FACTOR;
+
+function positive(balance: number): void {
+  if (balance <= 0) throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
 }
 
 /** The SDK family of a caller, from its User-Agent (the upstream detection view groups logs by it). */
