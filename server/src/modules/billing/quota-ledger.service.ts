@@ -509,8 +509,10 @@ export class QuotaLedgerService
     }
     this.flushing = this.flushing.then(async () => {
       while (this.queue.length) {
-        const batch = this.queue;
-        this.queue = [];
+        // At most FLUSH_AT per transaction: what arrives while one is written (SQLite lets the event
+        // loop go between its rows) waits for the next, so no transaction grows with the traffic.
+        const batch = this.queue.length > FLUSH_AT ? this.queue.splice(0, FLUSH_AT) : this.queue;
+        if (batch === this.queue) this.queue = [];
         try {
           const writing = this.ds.transaction((m) => this.apply(m, batch));
           this.writing = writing;
