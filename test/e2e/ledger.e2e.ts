@@ -197,4 +197,28 @@ describe('quota ledger reserves', () => {
     expect(Number(token.remain_quota)).toBe(Number(tokenBefore.remain_quota) - 2 * (5 + 7));
     expect(Number(token.used_quota)).toBe(Number(tokenBefore.used_quota) + 2 * (5 + 7));
   });
+
+  it('writes a large queue in transactions of at most 256 settlements', async () => {
+    await set(1_000_000, 1_000);
+    await ledger.flush();
+    const payer = { userId, tokenId: unlimited, tokenUnlimited: true };
+    const transactions = jest.spyOn(t.ds, 'transaction');
+    for (let i = 0; i < 600; i++)
+      ledger.settle({
+        hold: ledger.holdIfTrustedNow(payer, 10, 100) ?? (await ledger.holdIfTrusted(payer, 10, 100))!,
+        channelId: 0,
+        charged: 3,
+        failed: false,
+        log: { ...draft(i), content: '', request_id: `bounded-${i}` },
+        stat: null,
+      });
+    await ledger.flush();
+    expect(transactions.mock.calls.length).toBe(3);
+    transactions.mockRestore();
+    const logs = await t.ds.query(`SELECT COUNT(*) AS n FROM logs WHERE request_id LIKE 'bounded-%'`);
+    expect(Number(logs[0].n)).toBe(600);
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(
+      1_000_000 - 1800,
+    );
+  });
 });
