@@ -327,10 +327,12 @@ describe('relay', () => {
     }
   });
 
-  it('admits the usual call (fresh balance, no limits, no budget) without waiting on a promise', async () => {
+  it('admits the usual call (cached key, fresh balance, no limits, no budget) without waiting on a promise', async () => {
     const admission = t.app.get(RelayAdmission);
     const settlement = t.app.get(RelaySettlement);
     const caller = await admission.caller(key, '127.0.0.1');
+    // Token and user now cached: the caller is known at once.
+    expect(admission.caller(key, '127.0.0.1')).not.toBeInstanceOf(Promise);
     await t.app.get(QuotaLedgerService).balanceOf(user.userId!); // a fresh reading of the balance
     const ctx = admission.admit(
       {

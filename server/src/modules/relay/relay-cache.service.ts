@@ -202,13 +202,18 @@ export class RelayCacheService implements OnModuleInit, OnModuleDestroy {
     return h;
   }
 
+  /** `token` answered from the cache alone: undefined when it would have to read the database. */
+  tokenNow(keyHash: string): TokenSnapshot | null | undefined {
+    const hit = this.tokens.get(keyHash);
+    if (!hit || Date.now() - hit.at >= (hit.snap ? TOKEN_TTL_MS : MISS_TTL_MS)) return undefined;
+    this.metrics.cacheHits.token++;
+    return hit.snap;
+  }
+
   /** The token for a key hash; null when unknown or deleted. A DB read only on a miss. */
   async token(keyHash: string): Promise<TokenSnapshot | null> {
-    const hit = this.tokens.get(keyHash);
-    if (hit && Date.now() - hit.at < (hit.snap ? TOKEN_TTL_MS : MISS_TTL_MS)) {
-      this.metrics.cacheHits.token++;
-      return hit.snap;
-    }
+    const cached = this.tokenNow(keyHash);
+    if (cached !== undefined) return cached;
     this.metrics.cacheMisses.token++;
     const row = await this.ds.getRepository(Token).findOneBy({ key_hash: keyHash, deleted_at: IsNull() });
     const snap: TokenSnapshot | null = row

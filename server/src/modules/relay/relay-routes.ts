@@ -289,7 +289,8 @@ export class RelayRoutes {
     const inbound = this.inbound(call, format, mode, pathModel, pathStream);
     try {
       // The caller is known before the body is read: a bad key is a 401 whatever the body holds.
-      const caller = session ?? (await this.admission.caller(inbound.key, inbound.ip));
+      const known = session ?? this.admission.caller(inbound.key, inbound.ip);
+      const caller = known instanceof Promise ? await known : known;
       await this.readBody(call, inbound);
       await this.relay.handle(inbound, res, caller);
     } catch (err) {

@@ -54,12 +54,17 @@ export class UserCacheService implements OnModuleInit {
     });
   }
 
-  async get(id: number): Promise<UserSnapshot | null> {
+  /** `get` answered from the cache alone: undefined when it would have to read the database. */
+  getNow(id: number): UserSnapshot | undefined {
     const hit = this.byId.get(id);
-    if (hit && Date.now() - hit.at < TTL_MS) {
-      this.metrics.cacheHits.user++;
-      return hit.snap;
-    }
+    if (!hit || Date.now() - hit.at >= TTL_MS) return undefined;
+    this.metrics.cacheHits.user++;
+    return hit.snap;
+  }
+
+  async get(id: number): Promise<UserSnapshot | null> {
+    const cached = this.getNow(id);
+    if (cached !== undefined) return cached;
     this.metrics.cacheMisses.user++;
     const user = await this.repo.findOneBy({ id });
     if (!user) {

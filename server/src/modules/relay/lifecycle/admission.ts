@@ -51,12 +51,26 @@ export class RelayAdmission {
     private readonly scoped: ScopedLimitService,
   ) {}
 
-  /** The caller of an API key: the key's token and user with every status rule applied. */
-  async caller(key: string | null, ip: string): Promise<Caller & { token: TokenSnapshot }> {
+  /**
+   * The caller of an API key: the key's token and user with every status rule applied. No promise when
+   * both are in the cache (the usual call); a refusal is thrown, or rejected when the cache was missed.
+   */
+  caller(key: string | null, ip: string): KeyCaller | Promise<KeyCaller> {
     if (!(key ?? '').trim()) throw relayFail(401, 'relay_no_key', {}, 'invalid_api_key');
     const parsed = parseApiKey(key);
     if (!parsed) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    const token = await this.cache.token(this.cache.hashKey(parsed.secret));
+    const hash = this.cache.hashKey(parsed.secret);
+    const cached = this.cache.tokenNow(hash);
+    if (cached === undefined)
+      return this.cache.token(hash).then((token) => this.callerOf(token, parsed.pinnedChannel, ip));
+    return this.callerOf(cached, parsed.pinnedChannel, ip);
+  }
+
+  private callerOf(
+    token: TokenSnapshot | null,
+    pinned: number | null,
+    ip: string,
+  ): KeyCaller | Promise<KeyCaller> {
     if (!token) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
     if (token.status === TokenStatus.Disabled)
       throw relayFail(401, 'relay_token_disabled', {}, 'token_disabled');
@@ -70,9 +84,13 @@ export class RelayAdmission {
       throw relayFail(403, 'relay_token_exhausted', {}, 'insufficient_quota');
     }
     if (!ipAllowed(token.allowIps, ip)) throw relayFail(403, 'relay_ip_not_allowed', {}, 'ip_not_allowed');
-    const user = await this.user(token.userId);
-    if (parsed.pinnedChannel !== null && user.role < Role.Admin) throw relayFail(403, 'relay_pin_admin_only');
-    return { token, user, pinned: parsed.pinnedChannel };
+    const of = (user: UserSnapshot | null): KeyCaller => {
+      const usable = usableUser(user);
+      if (pinned !== null && usable.role < Role.Admin) throw relayFail(403, 'relay_pin_admin_only');
+      return { token, user: usable, pinned };
+    };
+    const cached = this.users.getNow(token.userId);
+    return cached !== undefined ? of(cached) : this.users.get(token.userId).then(of);
   }
 
   /** The caller of a console session (the playground), in the group it chose. */
@@ -82,11 +100,7 @@ export class RelayAdmission {
 
   /** A user that may use the relay: known, not deleted, enabled. */
   private async user(userId: number): Promise<UserSnapshot> {
-    const user = await this.users.get(userId);
-    if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
-    if (user.deleted || user.status !== UserStatus.Enabled)
-      throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
-    return user;
+    return usableUser(await this.users.get(userId));
   }
 
   /** Model, model limits, group, price and the sensitive-word screen: everything decided from the body. */
@@ -176,6 +190,16 @@ export class RelayAdmission {
     }
     return null;
   }
+}
+
+type KeyCaller = Caller & { token: TokenSnapshot };
+
+/** The user of a call, refused unless known, not deleted and enabled. */
+function usableUser(user: UserSnapshot | null): UserSnapshot {
+  if (!user) throw relayFail(401, 'relay_invalid_key', {}, 'invalid_api_key');
+  if (user.deleted || user.status !== UserStatus.Enabled)
+    throw relayFail(403, 'relay_user_banned', {}, 'user_banned');
+  return user;
 }
 
 /** The request in the hub (OpenAI chat) shape, for prompt counting and screening. */
