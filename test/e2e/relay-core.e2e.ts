@@ -35,6 +35,13 @@ describe('relay', () => {
   });
 
   const openai = () => new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+  /** Posts a JSON body as these exact bytes (the test client does not serialise it again). */
+  const sendRaw = (path: string, raw: string, header: 'Authorization' | 'x-api-key' = 'Authorization') =>
+    request(t.url)
+      .post(path)
+      .set(header, header === 'Authorization' ? `Bearer ${key}` : key)
+      .set('content-type', 'application/json')
+      .send(raw);
   const anthropic = () => new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
 
   it('answers an OpenAI chat request and bills it exactly (gpt-4o: (10 + 5×4) × 1.25 = 38)', async () => {
@@ -258,12 +265,7 @@ describe('relay', () => {
   });
 
   it('sends an OpenAI body as the client’s own bytes, with added fields appended and a changed one re-serialised', async () => {
-    const send = (raw: string) =>
-      request(t.url)
-        .post('/v1/chat/completions')
-        .set('Authorization', `Bearer ${key}`)
-        .set('content-type', 'application/json')
-        .send(raw);
+    const send = (raw: string) => sendRaw('/v1/chat/completions', raw);
     const plain =
       '{"model":"gpt-4o",  "messages":[{"role":"user","content":"hi \\u00e9"}], "temperature": 0.50}';
     expect((await send(plain)).status).toBe(200);
@@ -295,12 +297,7 @@ describe('relay', () => {
       models: 'gpt-4.1',
       model_mapping: '{"gpt-4.1":"gpt-4o-mini"}',
     });
-    const send = (raw: string) =>
-      request(t.url)
-        .post('/v1/chat/completions')
-        .set('Authorization', `Bearer ${key}`)
-        .set('content-type', 'application/json')
-        .send(raw);
+    const send = (raw: string) => sendRaw('/v1/chat/completions', raw);
     mock.indentJson = 2;
     try {
       const raw =
@@ -389,12 +386,7 @@ describe('relay', () => {
   });
 
   it('sends an Anthropic body as the client’s own bytes when nothing of it changes', async () => {
-    const send = (raw: string) =>
-      request(t.url)
-        .post('/v1/messages')
-        .set('x-api-key', key)
-        .set('content-type', 'application/json')
-        .send(raw);
+    const send = (raw: string) => sendRaw('/v1/messages', raw, 'x-api-key');
     const plain =
       '{"model":"claude-sonnet-4",  "max_tokens": 64, "messages":[{"role":"user","content":"hi \\u00e9"}], "temperature": 0.50}';
     expect((await send(plain)).status).toBe(200);
