@@ -9,6 +9,8 @@
 //   node bench/log-insert.bench.mjs                  48,000 rows per cell
 //   BENCH_ROWS=20000 node bench/log-insert.bench.mjs
 //   BENCH_WITHOUT=idx_logs_model_name,idx_logs_group   also the shipped set less some indexes
+//   BENCH_ROWS_PER_STATEMENT=32                         several rows per prepared INSERT (a divisor of 256)
+//   BENCH_PRAGMAS='cache_size = -65536;mmap_size = 268435456'   SQLite settings tried on every cell
 // Needs `npm run build:server`.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +25,13 @@ const { createDataSource } = require(join(root, 'dist/server/src/database/data-s
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 48_000);
 const BATCH = 256;
+// BENCH_ROWS_PER_STATEMENT: rows per INSERT (the ledger writes one); BENCH_PRAGMAS: extra SQLite settings.
+const PER_STATEMENT = Number(process.env.BENCH_ROWS_PER_STATEMENT ?? 1);
+if (BATCH % PER_STATEMENT) throw new Error('BENCH_ROWS_PER_STATEMENT must divide 256');
+const PRAGMAS = (process.env.BENCH_PRAGMAS ?? '')
+  .split(';')
+  .map((p) => p.trim())
+  .filter(Boolean);
 // The columns the ledger writes a log row with, in its order.
 const { LOG_COLUMNS: COLUMNS } = require(
   join(root, 'dist/server/src/modules/billing/quota-ledger.service.js'),
@@ -56,9 +65,11 @@ function cell(dir, schema, keep, spread, label) {
   const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  for (const pragma of PRAGMAS) db.pragma(pragma);
   for (const [name] of logIndexes(file)) if (!keep.includes(name)) db.exec(`DROP INDEX "${name}"`);
+  const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
   const insert = db.prepare(
-    `INSERT INTO "logs" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+    `INSERT INTO "logs" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(PER_STATEMENT).fill(tuple).join(', ')}`,
   );
   const other = JSON.stringify({
     group: 'default',
@@ -74,7 +85,7 @@ function cell(dir, schema, keep, spread, label) {
   const tokens = spread ? 1200 : 1;
   const models = ['gpt-4o-mini', 'gpt-4o', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'deepseek-chat'];
   const start = 1_764_000_000;
-  const params = new Array(COLUMNS.length);
+  const params = new Array(COLUMNS.length * PER_STATEMENT);
   const write = db.transaction((from, to) => {
     for (let i = from; i < to; i++) {
       const u = (i * 7919) % users;
@@ -100,8 +111,9 @@ function cell(dir, schema, keep, spread, label) {
         node_name: '',
         other,
       };
-      for (let c = 0; c < COLUMNS.length; c++) params[c] = row[COLUMNS[c]] ?? null;
-      insert.run(params);
+      const at = (i % PER_STATEMENT) * COLUMNS.length;
+      for (let c = 0; c < COLUMNS.length; c++) params[at + c] = row[COLUMNS[c]] ?? null;
+      if ((i + 1) % PER_STATEMENT === 0) insert.run(params);
     }
   });
   const cpu0 = process.cpuUsage();
