@@ -319,6 +319,14 @@ describe('relay', () => {
       expect((await send(twice)).status).toBe(200);
       expect(mock.last!.rawBody.toString('utf8')).not.toBe(twice.replace('"gpt-4.1"', '"gpt-4o-mini"'));
       expect(mock.last!.body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ content: 'model' }] });
+      // A legacy completions answer keeps the upstream's model name, as it always has.
+      const completion = await sendRaw('/v1/completions', '{"model":"gpt-4.1","prompt":"hi [[usage=5,2]]"}');
+      expect(completion.status).toBe(200);
+      expect(mock.last!.body).toMatchObject({ model: 'gpt-4o-mini' });
+      expect(JSON.parse(completion.text)).toMatchObject({
+        model: 'gpt-4o-mini',
+        usage: { prompt_tokens: 5, completion_tokens: 2 },
+      });
     } finally {
       mock.indentJson = 0;
     }

@@ -59,12 +59,12 @@ export class RateLimitService {
     return kept;
   }
 
-  /** Refuses with 429 when a limit is reached; counts the request otherwise. */
   /** ModelRequestRateLimitEnabled: the per-user request limits are on. */
   active(): boolean {
     return this.options.bool('ModelRequestRateLimitEnabled');
   }
 
+  /** Refuses with 429 when a limit is reached; counts the request otherwise. */
   async check(userId: number, group: string): Promise<void> {
     if (!this.active()) return;
     const { minutes, windowMs, maxTotal, maxOk } = this.limits(group);

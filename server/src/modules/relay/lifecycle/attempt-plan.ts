@@ -382,8 +382,8 @@ function upstreamBody(
   else if (!same && adapter.format === 'anthropic' && converted && body.thinking === undefined)
     body = applyEffort('anthropic', body, converted, defaultMaxTokens);
   for (const [k, v] of Object.entries(ch.paramOverride)) body[k] = v as JsonObject[string];
-  const renamed = typeof body.model === 'string' && typeof inbound.model === 'string';
-  if (same && adapter.format === req.format && (body.model === inbound.model || renamed)) {
+  const named = typeof body.model === 'string' && typeof inbound.model === 'string';
+  if (same && adapter.format === req.format && (body.model === inbound.model || named)) {
     const added = addedFields(body, inbound);
     if (added !== null) unchanged(added, body.model === inbound.model ? null : (body.model as string));
   }

@@ -61,17 +61,18 @@ export class RelaySettlement {
    * no budget on a trusted balance this node has a fresh reading of is held at once, without a promise.
    */
   reserve(ctx: RelayContext): Hold | Promise<Hold> {
-    if (!this.budgets.applies(ctx)) {
-      const bound = this.bound(ctx);
-      const hold = tokenTrusts(ctx, bound)
-        ? this.ledger.holdIfTrustedNow(payerOf(ctx), bound, TRUST_FACTOR)
-        : null;
+    const bound = this.bound(ctx);
+    if (!this.budgets.applies(ctx) && tokenTrusts(ctx, bound)) {
+      const hold = this.ledger.holdIfTrustedNow(payerOf(ctx), bound, TRUST_FACTOR);
       if (hold) return hold;
     }
-    return this.reserveHeld(ctx);
+    return this.reserveHeld(ctx, bound);
   }
 
-  /** The reservation's upper bound (the prompt bounded by the body's size, so no tokenizer runs). */
+  /**
+   * The reservation's upper bound, which the trust check uses: the prompt bounded by the body's size, so
+   * most requests never run the tokenizer.
+   */
   private bound(ctx: RelayContext): number {
     if (ctx.price.modelPrice >= 0) return fixedCharge(ctx);
     return reserveQuota(
@@ -82,13 +83,12 @@ export class RelaySettlement {
     );
   }
 
-  private async reserveHeld(ctx: RelayContext): Promise<Hold> {
+  /** The reservation past the shortcut: budgets admitted, then a trusted hold or a written one. */
+  private async reserveHeld(ctx: RelayContext, bound: number): Promise<Hold> {
     const payer = payerOf(ctx);
     const maxTokens = maxTokensOf(ctx.req.body);
     const preConsumed = this.options.num('PreConsumedQuota');
     const fixed = ctx.price.modelPrice >= 0;
-    // The trust check uses an upper bound of the prompt, so most requests never run the tokenizer.
-    const bound = this.bound(ctx);
     await admitBudget(
       this.budgets,
       ctx,

@@ -30,11 +30,9 @@ export async function relayJson(
   const declared = Number(up.headers['content-length'] ?? -1);
   if (declared > PASS_THROUGH_OVER && passable(ctx, a)) return relayLarge(ctx, a, up, res, deadlineAt);
   const text = await readAnswer(up, deadlineAt);
+  // Chat only: a completions answer keeps the upstream's model name (see toClientFormat).
   const quick =
-    ctx.req.format === 'openai' &&
-    (ctx.req.mode === 'chat' || ctx.req.mode === 'completions') &&
-    passable(ctx, a) &&
-    passedOn(ctx, text);
+    ctx.req.format === 'openai' && ctx.req.mode === 'chat' && passable(ctx, a) && passedOn(ctx, text);
   if (quick) {
     writeText(res, 200, quick.text);
     return { usage: quick.usage, firstTokenMs: 0, extra: {} };
@@ -166,13 +164,17 @@ async function relayLarge(
 
 const TAIL = 64 * 1024;
 
-/** The usage object at the end of an answer's text (`"usage"` or Gemini's `"usageMetadata"`). */
-function usageFromTail(format: WireFormat, tail: string): UsageCounts | null {
+/**
+ * The usage object at the end of an answer's text (`"usage"` or Gemini's `"usageMetadata"`); null when
+ * the last such key's value is not an object (`"usage": null`, say).
+ */
+export function usageFromTail(format: WireFormat, tail: string): UsageCounts | null {
   const key = format === 'gemini' ? '"usageMetadata"' : '"usage"';
   const at = tail.lastIndexOf(key);
   if (at < 0) return null;
-  const open = tail.indexOf('{', at + key.length);
-  if (open < 0) return null;
+  const value = /^\s*:\s*\{/.exec(tail.slice(at + key.length, at + key.length + 64));
+  if (!value) return null;
+  const open = at + key.length + value[0].length - 1;
   let depth = 0;
   let inString = false;
   for (let i = open; i < tail.length; i++) {

@@ -1,0 +1,25 @@
+import { usageFromTail } from './complete';
+
+describe('usageFromTail', () => {
+  it('reads the usage object at the end of an answer', () => {
+    const text =
+      '{"id":"x","model":"m","choices":[{"message":{"content":"hi"}}],"usage" : {"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}}';
+    expect(usageFromTail('openai', text)).toMatchObject({ prompt_tokens: 12, completion_tokens: 3 });
+    expect(
+      usageFromTail(
+        'gemini',
+        '{"candidates":[],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2}}',
+      ),
+    ).toMatchObject({ prompt_tokens: 4, completion_tokens: 2 });
+  });
+
+  it('takes nothing for a usage that is not an object, whatever object follows it', () => {
+    const text =
+      '{"usage":null,"choices":[{"message":{"content":"hi"},"prompt_tokens":9,"completion_tokens":9}],"model":"m"}';
+    expect(usageFromTail('openai', text)).toBeNull();
+    expect(usageFromTail('openai', '{"usage":"n/a","x":{"prompt_tokens":1}}')).toBeNull();
+    expect(usageFromTail('openai', '{"choices":[]}')).toBeNull();
+    // Cut short: no closing brace.
+    expect(usageFromTail('openai', '{"usage":{"prompt_tokens":1')).toBeNull();
+  });
+});
