@@ -45,16 +45,18 @@ export class AppModule {
           migrationsRun: config.nodeType === 'master',
           migrationsTransactionMode: 'each',
         }),
-        ThrottlerModule.forRoot({
-          throttlers: [
-            {
-              name: 'auth',
-              ttl: config.loginRateLimit.ttlSeconds * 1000,
-              limit: config.loginRateLimit.limit,
-            },
-          ],
-          // Shared by every node through Redis when REDIS_CONN_STRING is set.
-          storage: throttlerStorage(config),
+        ThrottlerModule.forRootAsync({
+          useFactory: async () => ({
+            throttlers: [
+              {
+                name: 'auth',
+                ttl: config.loginRateLimit.ttlSeconds * 1000,
+                limit: config.loginRateLimit.limit,
+              },
+            ],
+            // Shared by every node through Redis when REDIS_CONN_STRING is set.
+            storage: await throttlerStorage(config),
+          }),
         }),
         OptionModule,
         LogModule,

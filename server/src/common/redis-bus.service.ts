@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheBus, CacheEvent, CacheTopic } from './cache-bus';
@@ -33,6 +33,8 @@ export class RedisBusService implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     if (!this.config.redisUrl) return;
     const options = { maxRetriesPerRequest: 3, lazyConnect: true };
+    // The client is loaded only when Redis is configured (~7 MB of resident memory otherwise unused).
+    const { default: Redis } = await import('ioredis');
     this.pub = new Redis(this.config.redisUrl, options);
     this.sub = new Redis(this.config.redisUrl, options);
     for (const client of [this.pub, this.sub]) client.on('error', (e: Error) => this.logger.warn(e.message));

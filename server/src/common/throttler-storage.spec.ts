@@ -17,8 +17,8 @@ function closedPort(): Promise<number> {
 describe('RedisThrottlerStorage', () => {
   it('counts hits of one key in Redis across storage instances (two nodes)', async () => {
     const prefix = `gh-thr-${randomBytes(4).toString('hex')}`;
-    const one = new RedisThrottlerStorage(REDIS_URL, prefix);
-    const two = new RedisThrottlerStorage(REDIS_URL, prefix);
+    const one = await RedisThrottlerStorage.create(REDIS_URL, prefix);
+    const two = await RedisThrottlerStorage.create(REDIS_URL, prefix);
     try {
       const r1 = await one.increment('k', 60_000, 2, 60_000, 'auth');
       const r2 = await two.increment('k', 60_000, 2, 60_000, 'auth');
@@ -26,7 +26,7 @@ describe('RedisThrottlerStorage', () => {
       expect([r1.totalHits, r2.totalHits, r3.totalHits]).toEqual([1, 2, 3]);
       expect([r1.isBlocked, r2.isBlocked, r3.isBlocked]).toEqual([false, false, true]);
       // Another prefix (another deployment on the same Redis) counts apart.
-      const other = new RedisThrottlerStorage(REDIS_URL, `${prefix}-x`);
+      const other = await RedisThrottlerStorage.create(REDIS_URL, `${prefix}-x`);
       expect((await other.increment('k', 60_000, 2, 60_000, 'auth')).totalHits).toBe(1);
       other.onModuleDestroy();
     } finally {
@@ -36,7 +36,10 @@ describe('RedisThrottlerStorage', () => {
   });
 
   it('counts on this node when Redis cannot be reached instead of failing the request', async () => {
-    const storage = new RedisThrottlerStorage(`redis://127.0.0.1:${await closedPort()}`, 'gh-thr-down');
+    const storage = await RedisThrottlerStorage.create(
+      `redis://127.0.0.1:${await closedPort()}`,
+      'gh-thr-down',
+    );
     try {
       const r1 = await storage.increment('k', 60_000, 1, 60_000, 'auth');
       const r2 = await storage.increment('k', 60_000, 1, 60_000, 'auth');

@@ -1,7 +1,7 @@
 import { Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -15,13 +15,21 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy,
   private readonly redis: ThrottlerStorageRedisService;
   private readonly memory = new ThrottlerStorageService();
 
-  constructor(url: string, prefix: string) {
-    this.redis = new ThrottlerStorageRedisService(url, {
-      keyPrefix: `${prefix}:throttle:`,
-      // With Redis down a hit waits for one reconnect attempt at most, then falls back.
-      maxRetriesPerRequest: 1,
-    });
+  private constructor(redis: ThrottlerStorageRedisService) {
+    this.redis = redis;
     this.redis.redis.on('error', (e: Error) => this.logger.warn(e.message));
+  }
+
+  /** The storage on `url`; the Redis client is loaded here, so a node without Redis never loads it. */
+  static async create(url: string, prefix: string): Promise<RedisThrottlerStorage> {
+    const { ThrottlerStorageRedisService } = await import('@nest-lab/throttler-storage-redis');
+    return new RedisThrottlerStorage(
+      new ThrottlerStorageRedisService(url, {
+        keyPrefix: `${prefix}:throttle:`,
+        // With Redis down a hit waits for one reconnect attempt at most, then falls back.
+        maxRetriesPerRequest: 1,
+      }),
+    );
   }
 
   async increment(
@@ -49,6 +57,6 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy,
 }
 
 /** The throttler's storage: Redis when REDIS_CONN_STRING is set, the built-in memory store otherwise. */
-export function throttlerStorage(config: AppConfig): ThrottlerStorage | undefined {
-  return config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, config.redisPrefix) : undefined;
+export async function throttlerStorage(config: AppConfig): Promise<ThrottlerStorage | undefined> {
+  return config.redisUrl ? RedisThrottlerStorage.create(config.redisUrl, config.redisPrefix) : undefined;
 }

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { createTransport } from 'nodemailer';
 import { fail } from '../../common/app-error';
 import { OptionService } from '../option';
 
@@ -17,6 +16,8 @@ export class MailService {
   async send(to: string, subject: string, html: string): Promise<void> {
     if (!this.configured()) throw fail('smtp_not_configured');
     const port = this.options.num('SMTPPort');
+    // Loaded on the first mail sent (a few MB of resident memory a gateway without SMTP never needs).
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport({
       host: this.options.get('SMTPServer'),
       port,

@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -35,6 +29,12 @@ interface RelyingParty {
 }
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+
+/**
+ * SimpleWebAuthn, loaded on the first passkey call: with its certificate parsers it is ~8 MB of a
+ * process's resident memory that a gateway without passkey users never needs.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /**
  * Passkeys (WebAuthn) through SimpleWebAuthn: registration by a signed-in user, sign-in (as the second
@@ -70,7 +70,9 @@ export class PasskeyService {
     const mine = await this.repo.findBy({ user_id: user.id });
     if (mine.length >= MAX_PASSKEYS) throw fail('passkey_limit');
     const rp = this.relyingParty(req);
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpID,
       userName: user.username,
@@ -100,7 +102,9 @@ export class PasskeyService {
     const rp = this.relyingParty(req);
     let info;
     try {
-      const result = await verifyRegistrationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -156,7 +160,9 @@ export class PasskeyService {
   ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.relyingParty(req);
     const mine = forUser === null ? [] : await this.repo.findBy({ user_id: forUser });
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: rp.rpID,
       userVerification: 'preferred',
       allowCredentials: mine.map((p) => ({ id: p.credential_id, transports: splitTransports(p.transports) })),
@@ -189,7 +195,9 @@ export class PasskeyService {
     const rp = this.relyingParty(req);
     let newCounter: number;
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,

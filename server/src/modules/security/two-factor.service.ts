@@ -2,7 +2,6 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateSecret, generateURI, verify } from 'otplib';
-import * as QRCode from 'qrcode';
 import { DataSource, EntityManager } from 'typeorm';
 import { fail } from '../../common/app-error';
 import { CryptoService } from '../../common/crypto.service';
@@ -98,7 +97,7 @@ export class TwoFactorService {
     else await this.totpRepo().insert({ user_id: user.id, ...row });
     const issuer = this.options.get('SystemName') || 'Gatehouse';
     const uri = generateURI({ issuer, label: user.username, secret });
-    return { secret, uri, qr_code: await QRCode.toDataURL(uri, { margin: 1, width: 240 }) };
+    return { secret, uri, qr_code: await (await import('qrcode')).toDataURL(uri, { margin: 1, width: 240 }) };
   }
 
   /** Completes enrolment with the app's first code; answers the recovery codes (shown this once). */
