@@ -31,7 +31,7 @@ describeOnce('start-up footprint', () => {
     const env: Record<string, string> = {
       DATA_DIR: dir,
       SQLITE_PATH: join(dir, 'gatehouse.db'),
-      NODE_OPTIONS: `--require ${join(__dirname, '../support/loaded-packages.cjs')}`,
+      NODE_OPTIONS: `--require ${join(__dirname, '../support/loaded-packages.js')}`,
       LOADED_PACKAGES_FILE: listFile,
     };
     server = await startServerProcess(env);

@@ -1,5 +1,6 @@
 // Preloaded into a server process (NODE_OPTIONS=--require …): on SIGUSR2 it writes the names of the
 // packages the process has loaded so far, one per line, to LOADED_PACKAGES_FILE.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS preload (--require) runs before any loader
 const { writeFileSync } = require('node:fs');
 
 process.on('SIGUSR2', () => {
