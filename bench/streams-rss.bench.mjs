@@ -193,14 +193,18 @@ try {
       // Flatness: the highest RSS of each quarter of the soak (the upper envelope, which GC dips do not
       // move), and its drift from the second quarter to the last, in MB/min. The first quarter is mostly
       // the heap growing to its working size.
-      const quarterPeaks = [0, 1, 2, 3].map((q) =>
-        Math.max(
-          ...samples
-            .filter((s) => s.t_s >= (q * wall) / 4 && s.t_s <= ((q + 1) * wall) / 4)
-            .map((s) => s.rss_mb),
-        ),
-      );
+      const quarter = (q) =>
+        samples.filter((s) => s.t_s >= (q * wall) / 4 && s.t_s <= ((q + 1) * wall) / 4).map((s) => s.rss_mb);
+      const quarterPeaks = [0, 1, 2, 3].map((q) => Math.max(...quarter(q)));
       const drift = (quarterPeaks[3] - quarterPeaks[1]) / (wall / 2 / 60);
+      // The lower envelope too (the lowest RSS of each quarter, right after a collection gave memory
+      // back): a leak lifts it as surely as the peaks, and it moves less with the collector's rhythm.
+      const quarterLows = [0, 1, 2, 3].map((q) => Math.min(...quarter(q)));
+      const lowDrift = (quarterLows[3] - quarterLows[1]) / (wall / 2 / 60);
+      // And the least-squares slope after the first quarter (the heap's growth to its working size).
+      const settledSlope = slope(
+        samples.filter((s) => s.t_s >= wall / 4).map((s) => ({ x: s.t_s / 60, y: s.rss_mb })),
+      );
       const run = {
         target: target.name,
         streams,
@@ -213,6 +217,9 @@ try {
         slope_mb_per_min: perMin === null ? null : +perMin.toFixed(2),
         quarter_peaks_mb: quarterPeaks,
         peak_drift_mb_per_min: Number.isFinite(drift) ? +drift.toFixed(2) : null,
+        quarter_lows_mb: quarterLows,
+        low_drift_mb_per_min: Number.isFinite(lowDrift) ? +lowDrift.toFixed(2) : null,
+        settled_slope_mb_per_min: settledSlope === null ? null : +settledSlope.toFixed(2),
         min_open: minOpen,
         streams_completed: samples.at(-1).completed - samples[0].completed,
         errors: final.errors,
@@ -229,7 +236,7 @@ try {
         );
       console.log(
         `  ${target.name}: RSS ${run.start_rss_mb} → ${run.end_rss_mb} MB (peak ${run.peak_rss_mb}, VmHWM ${hwm_mb}), ` +
-          `slope ${run.slope_mb_per_min} MB/min (peaks per quarter ${quarterPeaks.join(', ')}: drift ${run.peak_drift_mb_per_min} MB/min), ${run.streams_completed} streams completed, ${run.errors} errors`,
+          `slope ${run.slope_mb_per_min} MB/min (peaks per quarter ${quarterPeaks.join(', ')}: drift ${run.peak_drift_mb_per_min} MB/min; lows ${quarterLows.join(', ')}: drift ${run.low_drift_mb_per_min} MB/min; slope after the first quarter ${run.settled_slope_mb_per_min} MB/min), ${run.streams_completed} streams completed, ${run.errors} errors`,
       );
     } catch (e) {
       failures.push(e instanceof Error ? e.message : String(e));
@@ -247,6 +254,7 @@ try {
       ...r,
       start_end: `${r.start_rss_mb} → ${r.end_rss_mb}`,
       quarters: r.quarter_peaks_mb.join(' '),
+      lows: r.quarter_lows_mb.join(' '),
       open: `${r.min_open}`,
     })),
     [
@@ -259,6 +267,9 @@ try {
       ['slope_mb_per_min', 'slope MB/min'],
       ['quarters', 'peak per quarter MB'],
       ['peak_drift_mb_per_min', 'peak drift MB/min'],
+      ['lows', 'low per quarter MB'],
+      ['low_drift_mb_per_min', 'low drift MB/min'],
+      ['settled_slope_mb_per_min', 'slope after Q1 MB/min'],
       ['min_open', 'min open'],
       ['streams_completed', 'streams done'],
       ['errors', 'errors'],
@@ -275,6 +286,8 @@ try {
       peak_ok: g.peak_rss_mb < TARGET_RSS_MB,
       slope_mb_per_min: g.slope_mb_per_min,
       peak_drift_mb_per_min: g.peak_drift_mb_per_min,
+      low_drift_mb_per_min: g.low_drift_mb_per_min,
+      settled_slope_mb_per_min: g.settled_slope_mb_per_min,
       bare_peak_drift_mb_per_min: b?.peak_drift_mb_per_min ?? null,
       flat_ok: g.peak_drift_mb_per_min !== null && g.peak_drift_mb_per_min <= TARGET_SLOPE_MB_PER_MIN,
       bare_peak_rss_mb: b?.peak_rss_mb ?? null,
@@ -285,7 +298,7 @@ try {
       `\nJudged: gatehouse peak RSS ${judged.peak_rss_mb} MB (target < ${TARGET_RSS_MB}) ${judged.peak_ok ? 'ok' : 'MISS'}; ` +
         `peak drift ${judged.peak_drift_mb_per_min} MB/min (target ≤ ${TARGET_SLOPE_MB_PER_MIN}) ${judged.flat_ok ? 'ok' : 'MISS'}` +
         (b ? ` (bare forwarder ${judged.bare_peak_drift_mb_per_min})` : '') +
-        `, least-squares slope ${g.slope_mb_per_min} MB/min` +
+        `, low drift ${g.low_drift_mb_per_min} MB/min, least-squares slope ${g.slope_mb_per_min} MB/min (${g.settled_slope_mb_per_min} after the first quarter)` +
         (soakSeconds < 300 ? ' (a soak under 5 min only hints at the slope)' : '') +
         (b
           ? `; ${judged.over_bare_mb} MB over the bare forwarder's peak, ~${judged.per_stream_kb} KB per open stream over idle`
