@@ -11,6 +11,8 @@
 //   node bench/streams-rss.bench.mjs                  10-minute soak per target (~22 min in all)
 //   BENCH_QUICK=1 node bench/streams-rss.bench.mjs    60 s soak per target (~3 min)
 //   BENCH_SOAK_SECONDS=300 BENCH_STREAMS=2000 BENCH_TARGETS=gateway   narrow or widen a run
+//   BENCH_STREAM_SECONDS=2                            short streams: many more settle, so a per-request leak shows sooner
+//   BENCH_GATEWAY_NODE_ARGS='--heapsnapshot-signal=SIGUSR2'   node flags for the gateway (heap snapshots on a signal)
 // Needs `npm run build:server` (BENCH_BUILD=1 builds first).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,7 +95,10 @@ async function startTarget(kind, mockUrl, dataDir) {
       },
     };
   }
-  const gateway = await startGateway({ DATA_DIR: dataDir, SQLITE_PATH: join(dataDir, 'gatehouse.db') });
+  const gateway = await startGateway(
+    { DATA_DIR: dataDir, SQLITE_PATH: join(dataDir, 'gatehouse.db') },
+    { nodeArgs: (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean) },
+  );
   const session = await setupRoot(gateway.base);
   await createChannel(gateway.base, session, { baseUrl: mockUrl, model: 'gpt-4o-mini', key: CHANNEL_KEY });
   const [token] = await createTokens(gateway.base, session, [
