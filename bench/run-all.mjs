@@ -1,6 +1,6 @@
 // Runs every benchmark in this folder (files named *.bench.mjs) one after another. Build first: npm run build.
 // Registered by file name: bundle-size.bench.mjs (builds the console, ~1.5 min), management-api.bench.mjs,
-// log-insert.bench.mjs (~1 min),
+// log-insert.bench.mjs (~1 min), startup-memory.bench.mjs (~1 min),
 // relay.bench.mjs (full mode ~5.5 min; BENCH_QUICK=1 ~1 min), relay-cpu.bench.mjs, settlement.bench.mjs
 // (~4 min on three databases; quick ~2 min), streams-rss.bench.mjs (a 10-minute soak per target, ~22 min;
 // quick ~3 min). BENCH_QUICK=1 shortens those with a quick mode; BENCH_ONLY=settlement,streams-rss runs only those.

@@ -156,9 +156,9 @@ export function requireServerBuild() {
 
 /**
  * Spawns the built server (production, LOG_LEVEL=error, no Redis) with `dbEnv` (SQL_DSN, or
- * SQLITE_PATH + DATA_DIR) and waits for /api/status.
+ * SQLITE_PATH + DATA_DIR) and waits for /api/status. `main`: another build's main.js.
  */
-export async function startGateway(dbEnv, { nodeArgs = [] } = {}) {
+export async function startGateway(dbEnv, { nodeArgs = [], main = serverJs } = {}) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -175,7 +175,7 @@ export async function startGateway(dbEnv, { nodeArgs = [] } = {}) {
   delete env.SQLITE_PATH;
   delete env.REDIS_CONN_STRING;
   Object.assign(env, dbEnv);
-  const child = spawn(process.execPath, [...nodeArgs, serverJs], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     cwd: root,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
