@@ -70,9 +70,8 @@ export class PasskeyService {
     const mine = await this.repo.findBy({ user_id: user.id });
     if (mine.length >= MAX_PASSKEYS) throw fail('passkey_limit');
     const rp = this.relyingParty(req);
-    const options = await (
-      await webauthn()
-    ).generateRegistrationOptions({
+    const { generateRegistrationOptions } = await webauthn();
+    const options = await generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpID,
       userName: user.username,
@@ -100,11 +99,10 @@ export class PasskeyService {
       throw fail('passkey_name_invalid');
     const challenge = this.takeChallenge(req, reply, 'reg', userId);
     const rp = this.relyingParty(req);
+    const { verifyRegistrationResponse } = await webauthn();
     let info;
     try {
-      const result = await (
-        await webauthn()
-      ).verifyRegistrationResponse({
+      const result = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -160,9 +158,8 @@ export class PasskeyService {
   ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.relyingParty(req);
     const mine = forUser === null ? [] : await this.repo.findBy({ user_id: forUser });
-    const options = await (
-      await webauthn()
-    ).generateAuthenticationOptions({
+    const { generateAuthenticationOptions } = await webauthn();
+    const options = await generateAuthenticationOptions({
       rpID: rp.rpID,
       userVerification: 'preferred',
       allowCredentials: mine.map((p) => ({ id: p.credential_id, transports: splitTransports(p.transports) })),
@@ -193,11 +190,10 @@ export class PasskeyService {
     if (!passkey) throw fail('passkey_unknown');
     if (expectUser !== null && passkey.user_id !== expectUser) throw fail('passkey_invalid');
     const rp = this.relyingParty(req);
+    const { verifyAuthenticationResponse } = await webauthn();
     let newCounter: number;
     try {
-      const result = await (
-        await webauthn()
-      ).verifyAuthenticationResponse({
+      const result = await verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
