@@ -7,6 +7,7 @@ import { SessionValidity1795631218000 } from './1795631218000-session-validity';
 import { Budgets1795700000000 } from './1795700000000-budgets';
 import { BudgetHolds1795700200000 } from './1795700200000-budget-holds';
 import { ContentLogs1795700100000 } from './1795700100000-content-logs';
+import { DropLogModelIndex1795700300000 } from './1795700300000-drop-log-model-index';
 
 /** Every migration, oldest first. The app and `npm run migration:run` both take them from here. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Budgets1795700000000,
   ContentLogs1795700100000,
   BudgetHolds1795700200000,
+  DropLogModelIndex1795700300000,
 ];

@@ -10,6 +10,30 @@ import { LogEntry, Token } from '../../server/src/database/entities';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { makeChannel, makeToken, setQuota, settle } from '../support/relay-fixtures';
 import { ApiClient, makeUser, putOption, setupRoot, startApp, TestApp, uname } from '../support/test-app';
+import { DataSource } from 'typeorm';
+import { DropLogModelIndex1795700300000 } from '../../migrations/1795700300000-drop-log-model-index';
+
+/** The index's key columns in key order, as the database itself reports them; [] when absent. */
+const keyColumns = async (ds: DataSource, name: string): Promise<string[]> => {
+  const type = ds.options.type;
+  if (type === 'postgres') {
+    const rows: Array<{ indexdef: string }> = await ds.query(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'logs' AND indexname = $1`,
+      [name],
+    );
+    const m = rows[0] ? /\(([^)]*)\)/.exec(rows[0].indexdef) : null;
+    return m ? m[1].split(',').map((c) => c.trim().replace(/"/g, '')) : [];
+  }
+  if (type === 'mysql' || type === 'mariadb') {
+    const rows: Array<{ Column_name: string; Seq_in_index: number }> = await ds.query(
+      'SHOW INDEX FROM `logs` WHERE Key_name = ?',
+      [name],
+    );
+    return rows.sort((a, b) => Number(a.Seq_in_index) - Number(b.Seq_in_index)).map((r) => r.Column_name);
+  }
+  const rows: Array<{ seqno: number; name: string }> = await ds.query(`PRAGMA index_info('${name}')`);
+  return rows.sort((a, b) => a.seqno - b.seqno).map((r) => r.name);
+};
 
 interface Item {
   id: number;
@@ -749,34 +773,13 @@ describe('usage logs', () => {
     expect((await list(admin, '/api/log/?model_name=bulk')).total).toBe(0);
   });
   it('indexes the log filters with created_at (migration up and down on this database)', async () => {
-    /** The index's key columns in key order, as the database itself reports them; [] when absent. */
-    const keyColumns = async (name: string): Promise<string[]> => {
-      const type = t.ds.options.type;
-      if (type === 'postgres') {
-        const rows: Array<{ indexdef: string }> = await t.ds.query(
-          `SELECT indexdef FROM pg_indexes WHERE tablename = 'logs' AND indexname = $1`,
-          [name],
-        );
-        const m = rows[0] ? /\(([^)]*)\)/.exec(rows[0].indexdef) : null;
-        return m ? m[1].split(',').map((c) => c.trim().replace(/"/g, '')) : [];
-      }
-      if (type === 'mysql' || type === 'mariadb') {
-        const rows: Array<{ Column_name: string; Seq_in_index: number }> = await t.ds.query(
-          'SHOW INDEX FROM `logs` WHERE Key_name = ?',
-          [name],
-        );
-        return rows.sort((a, b) => Number(a.Seq_in_index) - Number(b.Seq_in_index)).map((r) => r.Column_name);
-      }
-      const rows: Array<{ seqno: number; name: string }> = await t.ds.query(`PRAGMA index_info('${name}')`);
-      return rows.sort((a, b) => a.seqno - b.seqno).map((r) => r.name);
-    };
     const snapshot = async () => ({
-      token: await keyColumns('idx_logs_token_id_created_at'),
-      username: await keyColumns('idx_logs_username_created_at'),
-      channel: await keyColumns('idx_logs_channel_id_created_at'),
-      oldToken: await keyColumns('idx_logs_token_id'),
-      oldUsername: await keyColumns('idx_logs_username'),
-      oldChannel: await keyColumns('idx_logs_channel_id'),
+      token: await keyColumns(t.ds, 'idx_logs_token_id_created_at'),
+      username: await keyColumns(t.ds, 'idx_logs_username_created_at'),
+      channel: await keyColumns(t.ds, 'idx_logs_channel_id_created_at'),
+      oldToken: await keyColumns(t.ds, 'idx_logs_token_id'),
+      oldUsername: await keyColumns(t.ds, 'idx_logs_username'),
+      oldChannel: await keyColumns(t.ds, 'idx_logs_channel_id'),
     });
     const up = {
       token: ['token_id', 'created_at'],
@@ -807,5 +810,24 @@ describe('usage logs', () => {
     expect(await snapshot()).toEqual(up);
     // The lists still answer.
     expect((await list(admin, `/api/log/?username=${alice.username}`)).total).toBeGreaterThan(0);
+  });
+
+  it('drops the model-name index no filter can use (migration down and up on this database)', async () => {
+    expect(await keyColumns(t.ds, 'idx_logs_model_name')).toEqual([]);
+    const migration = new DropLogModelIndex1795700300000();
+    const qr = t.ds.createQueryRunner();
+    try {
+      await migration.down(qr);
+      expect(await keyColumns(t.ds, 'idx_logs_model_name')).toEqual(['model_name']);
+      await migration.up(qr);
+    } finally {
+      await qr.release();
+    }
+    expect(await keyColumns(t.ds, 'idx_logs_model_name')).toEqual([]);
+    // The model filter (a part of the name) still answers, the other indexes untouched.
+    const page = await list(admin, '/api/log/?model_name=gpt');
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.items.every((l) => l.model_name.includes('gpt'))).toBe(true);
+    expect(await keyColumns(t.ds, 'idx_logs_token_id_created_at')).toEqual(['token_id', 'created_at']);
   });
 });
