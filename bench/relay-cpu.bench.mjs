@@ -32,6 +32,15 @@ const { QuotaLedgerService } = require(join(dist, 'server/src/modules/billing/qu
 const { RelayRoutes } = require(join(dist, 'server/src/modules/relay/relay-routes.js'));
 const { RelayAdmission } = require(join(dist, 'server/src/modules/relay/lifecycle/admission.js'));
 const { UpstreamClient } = require(join(dist, 'server/src/modules/relay/upstream/upstream-client.js'));
+// Builds before the background checkpoints have no such module.
+const optional = (path) => {
+  try {
+    return require(join(dist, path));
+  } catch {
+    return {};
+  }
+};
+const { SqliteCheckpoints } = optional('server/src/database/sqlite-checkpoints.service.js');
 
 const N = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const modes = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
@@ -322,7 +331,8 @@ try {
     res.end();
   };
 
-  // BENCH_SQL_PROBE=1: which SQLite statements run, and how often, over the measured cells.
+  // BENCH_SQL_PROBE=1: which SQLite statements run, how often and for how long (wall time on the event
+  // loop: better-sqlite3 is synchronous), over the measured cells.
   const statements = new Map();
   if (process.env.BENCH_SQL_PROBE) {
     const Db = require(join(root, 'node_modules/better-sqlite3'));
@@ -332,9 +342,14 @@ try {
       for (const m of ['run', 'get', 'all']) {
         const f = st[m].bind(st);
         st[m] = (...a) => {
-          const k = sql.slice(0, 90);
-          statements.set(k, (statements.get(k) ?? 0) + 1);
-          return f(...a);
+          const started = process.hrtime.bigint();
+          const out = f(...a);
+          const us = Number(process.hrtime.bigint() - started) / 1e3;
+          const k = sql.slice(0, 60);
+          let times = statements.get(k);
+          if (!times) statements.set(k, (times = []));
+          times.push(us);
+          return out;
         };
       }
       return st;
@@ -419,8 +434,33 @@ try {
   console.log(
     `Correctness: ${bad.length ? `${bad.length} answers were not 200 (${[...new Set(bad)].join(',')})` : 'every answer was a 200 with a body'}; ${logs} consume logs for ${gatewayRequests} relayed requests; balance ${before} → ${quota}, billed ${billed} (${Number(before) - Number(quota) === Number(billed) ? 'exact' : 'MISMATCH'}).`,
   );
-  for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 15))
-    console.log(String(n).padStart(8), sql);
+  if (statements.size) {
+    console.log('\nSQLite statements over the run (wall µs on the event loop):');
+    console.log('    runs  µs/relayed request   p50    p90     p99     max  statement');
+    const rows = [...statements].map(([sql, times]) => {
+      times.sort((a, b) => a - b);
+      const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+      return { sql, times, total: times.reduce((a, b) => a + b, 0), at };
+    });
+    for (const r of rows.sort((a, b) => b.total - a.total).slice(0, 15))
+      console.log(
+        `${String(r.times.length).padStart(8)}  ${(r.total / gatewayRequests).toFixed(2).padStart(18)}  ${[
+          0.5, 0.9, 0.99,
+        ]
+          .map((q) =>
+            r
+              .at(q)
+              .toFixed(0)
+              .padStart(q === 0.5 ? 4 : 6),
+          )
+          .join(' ')} ${r.times[r.times.length - 1].toFixed(0).padStart(7)}  ${r.sql}`,
+      );
+    const checkpoints = SqliteCheckpoints && app.get(SqliteCheckpoints, { strict: false }).stats;
+    if (checkpoints)
+      console.log(
+        `Background checkpoints: ${checkpoints.checkpoints} copied ${checkpoints.pages} pages in ${checkpoints.ms.toFixed(0)} ms on their own thread (${checkpoints.running ? 'running' : 'not running'}).`,
+      );
+  }
   if (flushes.length) {
     const rows = flushes.reduce((n, f) => n + f[0], 0);
     const us = flushes.reduce((n, f) => n + f[1], 0);
