@@ -1,16 +1,24 @@
 /**
- * SQLite's write-ahead log is copied into the database file by a worker thread with its own connection
- * (server/src/database/sqlite-checkpoints.service.ts), not by the COMMIT that crosses 1,000 pages on the
- * event loop. The other databases have no such thing: the service stays idle there.
+ * While model traffic settles fast, SQLite's write-ahead log is copied into the database file by a
+ * worker thread with its own connection (server/src/database/sqlite-checkpoints.service.ts), not by the
+ * COMMIT that crosses 1,000 pages on the event loop; a quiet node keeps SQLite's default and no thread.
+ * The other databases have no such thing: the service stays idle there.
  */
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
-import { BACKSTOP_PAGES, SqliteCheckpoints } from '../../server/src/database/sqlite-checkpoints.service';
+import {
+  BACKSTOP_PAGES,
+  BUSY_ROWS,
+  SqliteCheckpoints,
+} from '../../server/src/database/sqlite-checkpoints.service';
+import { MockUpstream } from '../mocks/mock-upstream';
 import { currentDriver } from '../support/databases';
-import { startApp, TestApp } from '../support/test-app';
+import { makeChannel, makeToken, setQuota, settle } from '../support/relay-fixtures';
+import { makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
 
 const sqlite = currentDriver() === 'sqlite';
+const onSqlite = sqlite ? it : it.skip;
 
 /** The main connection's automatic checkpoint threshold, in pages. */
 const autocheckpoint = async (ds: DataSource): Promise<number> => {
@@ -27,25 +35,75 @@ const writePages = async (ds: DataSource, pages: number): Promise<void> => {
   });
 };
 
+/** Waits (at most 2 s) for what arrives on a later turn, such as a worker's exit. */
+const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
 describe('background checkpoints of the SQLite log', () => {
   let t: TestApp;
+  let mock: MockUpstream;
   let svc: SqliteCheckpoints;
+  let key: string;
 
   beforeAll(async () => {
+    mock = await MockUpstream.start();
     t = await startApp();
     svc = t.app.get(SqliteCheckpoints);
+    const root = await setupRoot(t);
+    await makeChannel(t, { type: 1, base_url: mock.url, models: 'gpt-4o' });
+    const user = await makeUser(t, root);
+    await setQuota(t, user.userId!, 1e12);
+    key = (await makeToken(t, user.userId!)).key;
   });
-  afterAll(() => t?.close());
-
-  (sqlite ? it.skip : it)('stays idle on a server database', () => {
-    expect(svc.stats).toMatchObject({ running: false, checkpoints: 0, pages: 0 });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
   });
 
-  (sqlite ? it : it.skip)(
-    'runs on its own thread; the main connection checkpoints only as a backstop',
+  /** `n` relay calls, 25 at a time; every one answered 200. */
+  const relay = async (n: number): Promise<void> => {
+    for (let i = 0; i < n; i += 25) {
+      const statuses = await Promise.all(
+        Array.from({ length: Math.min(25, n - i) }, () =>
+          fetch(`${t.url}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+          }).then(async (r) => (await r.arrayBuffer(), r.status)),
+        ),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    }
+  };
+
+  (sqlite ? it.skip : it)('stays idle on a server database, whatever the traffic', async () => {
+    await relay(BUSY_ROWS + 100);
+    await settle(t);
+    expect(svc.stats).toMatchObject({ running: false, starts: 0, checkpoints: 0, pages: 0 });
+  });
+
+  onSqlite(
+    'a quiet node runs no thread: the main connection checkpoints as SQLite does by default',
     async () => {
-      expect(svc.stats.running).toBe(true);
+      await relay(50);
+      await settle(t);
+      expect(svc.stats).toMatchObject({ running: false, starts: 0 });
+      expect(await autocheckpoint(t.ds)).toBe(1000);
+    },
+  );
+
+  onSqlite(
+    'settlements written fast start the worker; the main connection keeps only a backstop',
+    async () => {
+      // The ledger reports each batch it commits; BUSY_ROWS of them within one window start the thread.
+      for (let sent = 0; !svc.stats.running && sent < 4 * BUSY_ROWS; sent += 250) {
+        await relay(250);
+        await settle(t);
+      }
+      expect(svc.stats).toMatchObject({ running: true, starts: 1 });
       expect(await autocheckpoint(t.ds)).toBe(BACKSTOP_PAGES);
+
       const before = svc.stats.pages;
       // Past SQLite's default threshold (1,000 pages), at which the COMMIT would have checkpointed on the
       // event loop; the backstop above is what keeps the main connection from doing so.
@@ -62,22 +120,33 @@ describe('background checkpoints of the SQLite log', () => {
     },
   );
 
-  (sqlite ? it : it.skip)(
-    'hands checkpoints back to the main connection when the worker is gone',
-    async () => {
-      const worker = (svc as unknown as { worker: Worker }).worker;
-      await worker.terminate();
-      // The exit event reaches the service on a later turn.
-      for (let i = 0; i < 50 && svc.stats.running; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(svc.stats.running).toBe(false);
-      expect(await autocheckpoint(t.ds)).toBe(1000);
-      await svc.checkpointNow(); // no worker: settles at once
-    },
-  );
+  onSqlite('a quiet window after the worker has lingered stops it and hands checkpoints back', async () => {
+    const internals = svc as unknown as { startedAt: number; rows: number; endWindow(): void };
+    internals.startedAt = 0; // as if it had run for longer than LINGER_MS
+    internals.rows = 0;
+    internals.endWindow();
+    expect(svc.stats.running).toBe(false);
+    await until(async () => (await autocheckpoint(t.ds)) === 1000);
+    expect(await autocheckpoint(t.ds)).toBe(1000);
+    // Traffic picks up again: a new worker.
+    svc.wrote(BUSY_ROWS);
+    expect(svc.stats).toMatchObject({ running: true, starts: 2 });
+    expect(await autocheckpoint(t.ds)).toBe(BACKSTOP_PAGES);
+  });
 
-  (sqlite ? it : it.skip)('stops its worker when the application closes, the data intact', async () => {
+  onSqlite('hands checkpoints back to the main connection when the worker dies', async () => {
+    const worker = (svc as unknown as { worker: Worker }).worker;
+    await worker.terminate();
+    await until(() => !svc.stats.running);
+    expect(svc.stats.running).toBe(false);
+    expect(await autocheckpoint(t.ds)).toBe(1000);
+    await svc.checkpointNow(); // no worker: settles at once
+  });
+
+  onSqlite('stops its worker when the application closes, the data intact', async () => {
     const other = await startApp();
     const ck = other.app.get(SqliteCheckpoints);
+    ck.wrote(BUSY_ROWS);
     expect(ck.stats.running).toBe(true);
     await writePages(other.ds, 300);
     const path = String(other.ds.options.database);
@@ -86,6 +155,9 @@ describe('background checkpoints of the SQLite log', () => {
       expect(ck.stats.running).toBe(false);
       // The last connection closed: the log was folded into the file and removed.
       expect(existsSync(`${path}-wal`)).toBe(false);
+      // Closed: no new worker, whatever is reported.
+      ck.wrote(BUSY_ROWS);
+      expect(ck.stats.running).toBe(false);
       const reopened = new DataSource({ type: 'better-sqlite3', database: path });
       await reopened.initialize();
       const rows = await reopened.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM checkpoint_probe');

@@ -12,6 +12,15 @@ export const CHECKPOINT_INTERVAL_MS = 250;
 export const BACKSTOP_PAGES = 10_000;
 /** SQLite's default, put back when the background connection is gone. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/**
+ * The worker starts when the settlements written within one window reach this many rows (200 a second:
+ * at that rate the main connection would checkpoint every few seconds), and stops after a window that
+ * wrote fewer. Below it the rare checkpoint costs the event loop less than the thread costs in memory.
+ */
+export const BUSY_ROWS = 1000;
+export const WINDOW_MS = 5000;
+/** A started worker runs at least this long, so a rate near the threshold does not start and stop it. */
+export const LINGER_MS = 60_000;
 
 /**
  * The background connection: its own better-sqlite3 handle on the same file, running a PASSIVE
@@ -65,6 +74,10 @@ interface CheckpointReport {
 /** What the background checkpoints have done since start (for tests and diagnostics). */
 export interface CheckpointStats {
   running: boolean;
+  /** Times the worker was started (it runs only while the settlements' write rate is high). */
+  starts: number;
+  /** Log rows the settlement ledger reported written since start. */
+  rows: number;
   /** Checkpoints that copied pages. */
   checkpoints: number;
   /** Pages found copied from the log into the database file by these checkpoints (or the backstop). */
@@ -80,11 +93,15 @@ export interface CheckpointStats {
 /**
  * SQLite (WAL mode) moves committed pages from the write-ahead log into the database file by a
  * checkpoint, which by default runs inside the COMMIT that takes the log past 1,000 pages: on the event
- * loop, with an fsync of the database file. Under model traffic that is a stall of 8–13 ms every few
- * seconds for every call in flight (measured: the settlement batches' COMMITs at p50 0.7 ms, p90 8 ms,
- * max 13 ms). A worker thread with its own connection runs the checkpoints instead, so the main
+ * loop, with an fsync of the database file. Under model traffic that is a stall of 7–15 ms every few
+ * seconds for every call in flight (measured: the settlement batches' COMMITs at p50 0.7 ms, p90 7–8 ms,
+ * p99 13–15 ms; docs/performance.md). A worker thread with its own connection runs the checkpoints instead, so the main
  * connection only appends to the log. Transactions and their order are untouched: a checkpoint copies
  * committed pages only, and readers and writers never wait for a passive one.
+ *
+ * The thread costs about 8 MB of memory, so it runs only while the settlement ledger writes log rows
+ * fast (BUSY_ROWS within a WINDOW_MS): a quiet node, or one holding long streams that settle a few
+ * times a second, checkpoints on the main connection as SQLite does by default, rarely.
  */
 @Injectable()
 export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestroy {
@@ -92,6 +109,8 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
   private worker: Worker | null = null;
   private readonly counters: CheckpointStats = {
     running: false,
+    starts: 0,
+    rows: 0,
     checkpoints: 0,
     pages: 0,
     ms: 0,
@@ -100,6 +119,11 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
     checkpointed: 0,
   };
   private readonly waiters = new Set<() => void>();
+  /** Rows written in the current window; when the running worker started. */
+  private rows = 0;
+  private startedAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
@@ -117,11 +141,32 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
   }
 
   onApplicationBootstrap(): void {
+    if (!this.connection()) return;
+    this.timer = setInterval(() => this.endWindow(), WINDOW_MS);
+    this.timer.unref();
+  }
+
+  /** The settlement ledger committed `rows` log rows (the write rate that decides whether the worker runs). */
+  wrote(rows: number): void {
+    this.rows += rows;
+    this.counters.rows += rows;
+    if (this.rows >= BUSY_ROWS && !this.worker && this.timer) this.start();
+  }
+
+  private endWindow(): void {
+    const busy = this.rows >= BUSY_ROWS;
+    this.rows = 0;
+    if (!busy && this.worker && Date.now() - this.startedAt >= LINGER_MS) void this.stop();
+  }
+
+  /** Starts the background connection (no-op without a SQLite file, after shutdown or when it runs). */
+  start(): void {
     const conn = this.connection();
-    if (!conn) return;
+    if (!conn || this.worker || this.closed) return;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      // A few closures and one statement: the smallest heaps V8 takes keep the thread's memory down.
+      // It holds a few closures and one connection: its heap capped small (an isolate's fixed cost, about
+      // 8 MB of RSS, stays whatever the cap).
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 },
       workerData: {
         driver: require.resolve('better-sqlite3'),
@@ -135,16 +180,21 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
     worker.on('error', (err) => this.logger.warn(`background checkpoints failed: ${err.message}`));
     worker.on('exit', () => {
       const unasked = this.worker === worker;
-      this.worker = null;
-      this.counters.running = false;
-      // Gone (asked at shutdown, or not): the main connection checkpoints by itself again.
-      if (this.ds.isInitialized) conn.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      if (unasked) {
+        this.worker = null;
+        this.counters.running = false;
+      }
+      // Gone (stopped, or not): the main connection checkpoints by itself again.
+      if (this.ds.isInitialized && !this.worker)
+        conn.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
       if (unasked) this.logger.warn('background checkpoints stopped; the main connection checkpoints again');
       for (const done of this.waiters) done();
       this.waiters.clear();
     });
     conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     this.counters.running = true;
+    this.counters.starts++;
+    this.startedAt = Date.now();
   }
 
   private report(m: CheckpointReport): void {
@@ -176,9 +226,18 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.stop();
+  }
+
+  /** Stops the worker (its last checkpoint finished) and hands checkpoints back to the main connection. */
+  async stop(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;
+    this.counters.running = false;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.postMessage('stop');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);

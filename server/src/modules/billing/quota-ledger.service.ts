@@ -14,6 +14,7 @@ import { nowSeconds } from '../../common/time';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { LogEntry, LogType, QuotaData, Token, User } from '../../database/entities';
+import { SqliteCheckpoints } from '../../database/sqlite-checkpoints.service';
 import { logTextColumns } from '../log';
 import { OptionService } from '../option';
 
@@ -185,6 +186,7 @@ export class QuotaLedgerService
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly bus: CacheBus,
     private readonly options: OptionService,
+    private readonly checkpoints: SqliteCheckpoints,
   ) {}
 
   onModuleInit(): void {
@@ -526,6 +528,7 @@ export class QuotaLedgerService
             this.owe(s.hold.payer.userId, -delta);
             this.committed(s.hold.payer.userId, -delta);
           }
+          this.checkpoints.wrote(batch.length);
         } catch (err) {
           // Nothing of the batch was written: put it back and retry on the next flush.
           this.logger.error(`settlement batch of ${batch.length} failed: ${(err as Error).message}`);
