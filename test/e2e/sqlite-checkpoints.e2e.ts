@@ -14,8 +14,8 @@ import {
 } from '../../server/src/database/sqlite-checkpoints.service';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { currentDriver } from '../support/databases';
-import { makeChannel, makeToken, setQuota, settle } from '../support/relay-fixtures';
-import { makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
+import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
+import { ApiClient, makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
 
 const sqlite = currentDriver() === 'sqlite';
 const onSqlite = sqlite ? it : it.skip;
@@ -45,12 +45,13 @@ describe('background checkpoints of the SQLite log', () => {
   let mock: MockUpstream;
   let svc: SqliteCheckpoints;
   let key: string;
+  let root: ApiClient;
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
     t = await startApp();
     svc = t.app.get(SqliteCheckpoints);
-    const root = await setupRoot(t);
+    root = await setupRoot(t);
     await makeChannel(t, { type: 1, base_url: mock.url, models: 'gpt-4o' });
     const user = await makeUser(t, root);
     await setQuota(t, user.userId!, 1e12);
@@ -62,13 +63,13 @@ describe('background checkpoints of the SQLite log', () => {
   });
 
   /** `n` relay calls, 25 at a time; every one answered 200. */
-  const relay = async (n: number): Promise<void> => {
+  const relay = async (n: number, apiKey = key): Promise<void> => {
     for (let i = 0; i < n; i += 25) {
       const statuses = await Promise.all(
         Array.from({ length: Math.min(25, n - i) }, () =>
           fetch(`${t.url}/v1/chat/completions`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
             body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
           }).then(async (r) => (await r.arrayBuffer(), r.status)),
         ),
@@ -76,6 +77,32 @@ describe('background checkpoints of the SQLite log', () => {
       expect(statuses.every((s) => s === 200)).toBe(true);
     }
   };
+
+  it('a report that fails after the commit does not send the batch back (no call charged twice)', async () => {
+    const user = await makeUser(t, root);
+    await setQuota(t, user.userId!, 1_000_000);
+    const token = await makeToken(t, user.userId!);
+    const wrote = svc.wrote.bind(svc);
+    svc.wrote = () => {
+      throw new Error('reporting failed');
+    };
+    try {
+      await relay(20, token.key);
+      await settle(t);
+      await settle(t);
+    } finally {
+      svc.wrote = wrote;
+    }
+    const logs = (await logsOf(t, user.userId!)).filter((l) => l.type === 2);
+    expect(logs).toHaveLength(20);
+    const charged = logs.reduce((sum, l) => sum + l.quota, 0);
+    expect(charged).toBeGreaterThan(0);
+    expect(1_000_000 - (await quotaOf(t, user.userId!))).toBe(charged);
+    const [row] = await t.ds.query<Array<{ used_quota: number }>>(
+      `SELECT used_quota FROM tokens WHERE id = ${Math.floor(token.id)}`,
+    );
+    expect(Number(row.used_quota)).toBe(charged);
+  });
 
   (sqlite ? it.skip : it)('stays idle on a server database, whatever the traffic', async () => {
     await relay(BUSY_ROWS + 100);

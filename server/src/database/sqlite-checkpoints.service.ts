@@ -56,11 +56,9 @@ parentPort.on('message', (m) => {
     parentPort.close();
   }
 });
-parentPort.postMessage({ ready: true });
 `;
 
 interface CheckpointReport {
-  ready?: boolean;
   error?: string;
   log?: number;
   checkpointed?: number;
@@ -73,6 +71,7 @@ interface CheckpointReport {
 
 /** What the background checkpoints have done since start (for tests and diagnostics). */
 export interface CheckpointStats {
+  /** A worker is running. */
   running: boolean;
   /** Times the worker was started (it runs only while the settlements' write rate is high). */
   starts: number;
@@ -95,8 +94,8 @@ export interface CheckpointStats {
  * checkpoint, which by default runs inside the COMMIT that takes the log past 1,000 pages: on the event
  * loop, with an fsync of the database file. Under model traffic that is a stall of 7–15 ms every few
  * seconds for every call in flight (measured: the settlement batches' COMMITs at p50 0.7 ms, p90 7–8 ms,
- * p99 13–15 ms; docs/performance.md). A worker thread with its own connection runs the checkpoints instead, so the main
- * connection only appends to the log. Transactions and their order are untouched: a checkpoint copies
+ * p99 13–15 ms; docs/performance.md). A worker thread with its own connection runs the checkpoints
+ * instead, so the main connection only appends to the log. Transactions and their order are untouched: a checkpoint copies
  * committed pages only, and readers and writers never wait for a passive one.
  *
  * The thread costs about 8 MB of memory, so it runs only while the settlement ledger writes log rows
@@ -107,8 +106,7 @@ export interface CheckpointStats {
 export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SQLite');
   private worker: Worker | null = null;
-  private readonly counters: CheckpointStats = {
-    running: false,
+  private readonly counters: Omit<CheckpointStats, 'running'> = {
     starts: 0,
     rows: 0,
     checkpoints: 0,
@@ -128,7 +126,7 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   get stats(): CheckpointStats {
-    return { ...this.counters };
+    return { running: this.worker !== null, ...this.counters };
   }
 
   /** The main connection (better-sqlite3 on a file), or null when there is nothing to do. */
@@ -159,32 +157,38 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
     if (!busy && this.worker && Date.now() - this.startedAt >= LINGER_MS) void this.stop();
   }
 
-  /** Starts the background connection (no-op without a SQLite file, after shutdown or when it runs). */
+  /**
+   * Starts the background connection (no-op without a SQLite file, after shutdown or when it runs). Never
+   * throws: the ledger calls it after a commit, and a thread that cannot start leaves SQLite's default.
+   */
   start(): void {
     const conn = this.connection();
     if (!conn || this.worker || this.closed) return;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      // It holds a few closures and one connection: its heap capped small (an isolate's fixed cost, about
-      // 8 MB of RSS, stays whatever the cap).
-      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 },
-      workerData: {
-        driver: require.resolve('better-sqlite3'),
-        path: String(this.ds.options.database),
-        intervalMs: CHECKPOINT_INTERVAL_MS,
-      },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        // It holds a few closures and one connection: its heap capped small (an isolate's fixed cost,
+        // about 8 MB of RSS, stays whatever the cap).
+        resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 },
+        workerData: {
+          driver: require.resolve('better-sqlite3'),
+          path: String(this.ds.options.database),
+          intervalMs: CHECKPOINT_INTERVAL_MS,
+        },
+      });
+    } catch (err) {
+      this.logger.warn(`background checkpoints could not start: ${(err as Error).message}`);
+      return;
+    }
     worker.unref();
     this.worker = worker;
     worker.on('message', (m: CheckpointReport) => this.report(m));
     worker.on('error', (err) => this.logger.warn(`background checkpoints failed: ${err.message}`));
     worker.on('exit', () => {
       const unasked = this.worker === worker;
-      if (unasked) {
-        this.worker = null;
-        this.counters.running = false;
-      }
-      // Gone (stopped, or not): the main connection checkpoints by itself again.
+      if (unasked) this.worker = null;
+      // Gone (stopped, or not) and no newer one: the main connection checkpoints by itself again.
       if (this.ds.isInitialized && !this.worker)
         conn.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
       if (unasked) this.logger.warn('background checkpoints stopped; the main connection checkpoints again');
@@ -192,7 +196,6 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
       this.waiters.clear();
     });
     conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-    this.counters.running = true;
     this.counters.starts++;
     this.startedAt = Date.now();
   }
@@ -237,7 +240,6 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnModuleDestro
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;
-    this.counters.running = false;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.postMessage('stop');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);

@@ -523,12 +523,6 @@ export class QuotaLedgerService
           } finally {
             this.writing = null;
           }
-          for (const s of batch) {
-            const delta = s.charged - s.hold.reserved;
-            this.owe(s.hold.payer.userId, -delta);
-            this.committed(s.hold.payer.userId, -delta);
-          }
-          this.checkpoints.wrote(batch.length);
         } catch (err) {
           // Nothing of the batch was written: put it back and retry on the next flush.
           this.logger.error(`settlement batch of ${batch.length} failed: ${(err as Error).message}`);
@@ -538,6 +532,17 @@ export class QuotaLedgerService
             this.timer.unref();
           }
           return;
+        }
+        // Committed: nothing from here on may send the batch back to the queue (it would be charged twice).
+        for (const s of batch) {
+          const delta = s.charged - s.hold.reserved;
+          this.owe(s.hold.payer.userId, -delta);
+          this.committed(s.hold.payer.userId, -delta);
+        }
+        try {
+          this.checkpoints.wrote(batch.length);
+        } catch (err) {
+          this.logger.warn(`write-rate report failed: ${(err as Error).message}`);
         }
       }
     });
