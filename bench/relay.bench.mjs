@@ -1,6 +1,7 @@
 // Relay overhead: POST /v1/chat/completions (non-stream and stream) through the built Gatehouse server
 // with token auth, billing and consume logs on, the same server with consume logs off, a bare node:http
-// + undici forwarder and the mock upstream itself, all in one run, same load generator (autocannon),
+// + undici forwarder, a metered forwarder (the bare one plus token lookup, usage, pricing and a consume
+// log on SQLite: the least a metering gateway does) and the mock upstream itself, all in one run, same load generator (autocannon),
 // same mock, every cell measured BENCH_ROUNDS times (rounds interleaved) and reported as the median.
 // Judged by the gateway's throughput as a share of the bare forwarder's (target ≥ 85%), the latency it
 // adds at 16 connections (p50 < 0.3 ms, p99 < 2 ms) and its CPU µs per request. Also checks every
@@ -14,9 +15,12 @@
 //   BENCH_BUILD=1                                   run `npm run build:server` first
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   node flags for the gateway process
 //   BENCH_BARE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/bare'       the same for the bare forwarder
+//   BENCH_METERED_NODE_ARGS=...                    the same for the metered forwarder
+//   BENCH_BASELINE_DIST=/tmp/old/dist              another build as one more target (a change judged in one run)
+//   BENCH_GATEWAY_STDOUT=/tmp/out                  the gateways' stdout to files there (e.g. with --trace-gc)
 //   BENCH_OPTIONS='{"StreamCacheQueueLength":"4"}'  options set on both gateways (experiments; noted in the output)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
@@ -166,12 +170,30 @@ try {
   );
   children.push(bare.child);
   const bareUrl = `http://127.0.0.1:${bare.port}`;
+  // The least a metering gateway does (support/metered-forwarder.mjs), on the server's own schema.
+  const schemaDb = join(dataDir, 'metered.db');
+  const made = spawnSync(process.execPath, [join(root, 'bench/support/schema-db.mjs'), schemaDb], {
+    encoding: 'utf8',
+  });
+  if (made.status !== 0) throw new Error(`schema for the metered forwarder: ${made.stderr}`);
+  const metered = await forkReady(
+    'metered-forwarder.mjs',
+    {
+      UPSTREAM_URL: mockUrl,
+      SCHEMA_DB: schemaDb,
+      LOG_COLUMNS: made.stdout,
+      PROMPT_PRICE: String(MODEL_RATIO),
+      COMPLETION_PRICE: String(MODEL_RATIO * COMPLETION_RATIO),
+    },
+    (process.env.BENCH_METERED_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
+  children.push(metered.child);
 
   /**
    * One gateway process on its own SQLite file, set up from scratch: admin, the mock as a channel, an
    * unlimited token. `options` are set before the run (logging off, say).
    */
-  const startGateway = async (label, options) => {
+  const startGateway = async (label, options, main = serverJs) => {
     const port = await freePort();
     const dir = mkdtempSync(join(dataDir, 'node-'));
     const env = {
@@ -190,10 +212,17 @@ try {
     delete env.SQL_DSN; // SQLite, whatever the shell says
     delete env.REDIS_CONN_STRING;
     const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof
-    const child = spawn(process.execPath, [...nodeArgs, serverJs], {
+    const child = spawn(process.execPath, [...nodeArgs, main], {
       cwd: root,
       env,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // BENCH_GATEWAY_STDOUT=<dir>: each gateway's stdout to a file there (for --trace-gc and the like).
+      stdio: [
+        'ignore',
+        process.env.BENCH_GATEWAY_STDOUT
+          ? openSync(join(process.env.BENCH_GATEWAY_STDOUT, `gateway-${port}.log`), 'w')
+          : 'ignore',
+        'inherit',
+      ],
     });
     gateways.push(child);
     const base = `http://127.0.0.1:${port}`;
@@ -248,6 +277,12 @@ try {
   const main = await startGateway('gatehouse', extra);
   // The same gateway with consume logs off: what logging costs, side by side.
   const quiet = await startGateway('gatehouse, logging off', { ...extra, LogConsumeEnabled: 'false' });
+  // BENCH_BASELINE_DIST=<dir>: another build (an older commit's) as one more target, logging on, so a
+  // change is judged against it in the same run, rounds interleaved.
+  const baselineDist = process.env.BENCH_BASELINE_DIST;
+  const older = baselineDist
+    ? await startGateway('gatehouse (baseline build)', extra, join(baselineDist, 'server/src/main.js'))
+    : null;
   const { base, session } = main;
   const gatewayKey = main.key;
 
@@ -266,6 +301,13 @@ try {
       auth: 'sk-bench-bare',
       pid: bare.child.pid,
     },
+    {
+      name: 'metered forwarder',
+      key: 'metered',
+      url: `http://127.0.0.1:${metered.port}/v1/chat/completions`,
+      auth: metered.key,
+      pid: metered.child.pid,
+    },
   ];
   targets.push(
     {
@@ -283,6 +325,14 @@ try {
       pid: quiet.pid,
     },
   );
+  if (older)
+    targets.push({
+      name: 'gatehouse (baseline build)',
+      key: 'gateway-older',
+      url: `${older.base}/v1/chat/completions`,
+      auth: older.key,
+      pid: older.pid,
+    });
 
   // Correctness first: every target answers both modes with the mock's content (the gateway may need a
   // moment to see the new channel in its in-memory index).
@@ -388,10 +438,8 @@ try {
               : null;
           row.err_non2xx = `${row.errors}/${row.non2xx}`;
           runs.push(row);
-          if (t.key === 'gateway-quiet' && r.errors + r.timeouts + r.non2xx)
-            failures.push(
-              `gatehouse, logging off ${mode} @${c}: ${r.non2xx} non-2xx, ${r.errors + r.timeouts} errors`,
-            );
+          if (t.key !== 'gateway' && t.key !== 'mock' && r.errors + r.timeouts + r.non2xx)
+            failures.push(`${t.name} ${mode} @${c}: ${r.non2xx} non-2xx, ${r.errors + r.timeouts} errors`);
           if (t.key === 'gateway') {
             gatewayCompleted += r['2xx'] + w.r['2xx'];
             gatewaySent += r.requests.sent + w.r.requests.sent;
@@ -457,7 +505,12 @@ try {
 
   // The judged figures: the gateway against the bare forwarder at each concurrency.
   const figures = [];
-  for (const gw of ['gatehouse', 'gatehouse, logging off'])
+  for (const gw of [
+    'gatehouse',
+    'gatehouse, logging off',
+    ...(older ? ['gatehouse (baseline build)'] : []),
+    'metered forwarder',
+  ])
     for (const mode of modes)
       for (const c of connections) {
         const g = rows.find((r) => r.target === gw && r.mode === mode && r.connections === c);
@@ -572,6 +625,20 @@ try {
     if (!exactOk)
       failures.push(`billing exact check: consumed ${exactConsumed}, expected ${exactDone * CHARGE}`);
   }
+  // The metered forwarder keeps its books too: one log row per call it served, Σ rows = its charges =
+  // the user's used quota in its database.
+  const books = await ask(metered.child, 'stats');
+  const booksOk =
+    books.served > 0 &&
+    books.logRows === books.served &&
+    books.logQuota === books.charged &&
+    books.usedQuota === books.charged &&
+    books.charged === books.served * CHARGE;
+  console.log(
+    `  metered forwarder: ${books.served} calls served, ${books.logRows} log rows, Σ rows ${books.logQuota}, ` +
+      `used quota ${books.usedQuota}, charged ${books.charged} = ${books.served} × ${CHARGE} → ${booksOk ? 'ok' : 'MISMATCH'}`,
+  );
+  if (!booksOk) failures.push(`metered forwarder's books: ${JSON.stringify(books)}`);
   for (const n of notes) console.log(`\nNOTE: ${n}`);
   console.log(
     failures.length
@@ -605,6 +672,7 @@ try {
         rows,
         figures,
         billing,
+        metered_books: books,
         machine_busy_before: +busyBefore.toFixed(2),
         load_average_after: loadavg(),
         notes,
