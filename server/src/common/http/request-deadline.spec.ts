@@ -73,15 +73,21 @@ describe('RequestDeadline', () => {
   });
 
   it('keeps watching a request whose body is still on its way', async () => {
-    const socket = connect(port, '127.0.0.1');
+    // A deadline no loaded machine reaches here, so only the body's arrival can end the watch.
+    const patient = new RequestDeadline(10_000);
+    const other = await serve(patient);
+    const socket = connect(other.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(deadline.pending).toBe(1);
+    expect(patient.pending).toBe(1);
     socket.write('defghij');
     const answer = await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())));
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
-    expect(deadline.pending).toBe(0);
+    expect(patient.pending).toBe(0);
     socket.destroy();
+    patient.stop();
+    other.server.closeAllConnections();
+    await new Promise((resolve) => other.server.close(resolve));
   });
 });
