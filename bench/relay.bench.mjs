@@ -1,8 +1,9 @@
 // Relay overhead: POST /v1/chat/completions (non-stream and stream) through the built Gatehouse server
 // with token auth, billing and consume logs on, the same server with consume logs off, a bare node:http
 // + undici forwarder, a metered forwarder (the bare one plus token lookup, usage, pricing and a consume
-// log on SQLite: the least a metering gateway does) and the mock upstream itself, all in one run, same load generator (autocannon),
-// same mock, every cell measured BENCH_ROUNDS times (rounds interleaved) and reported as the median.
+// log on SQLite: the least a metering gateway does) and the mock upstream itself, all in one run, same
+// load generator (autocannon), same mock, every cell measured BENCH_ROUNDS times (rounds interleaved)
+// and reported as the median.
 // Judged by the gateway's throughput as a share of the bare forwarder's (target ≥ 85%), the latency it
 // adds at 16 connections (p50 < 0.3 ms, p99 < 2 ms) and its CPU µs per request. Also checks every
 // gateway answer is a 200 with the mock's content, and that the quota consumed equals the billed

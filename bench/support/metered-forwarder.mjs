@@ -77,6 +77,7 @@ const flushBatch = db.transaction((rows) => {
 });
 
 function flush() {
+  clearTimeout(timer);
   timer = null;
   const rows = pending;
   pending = [];
@@ -116,11 +117,9 @@ function settle(token, model, stream, usage, startedAt, ip) {
     }),
   };
   pending.push({ quota, params: COLUMNS.map((c) => row[c] ?? null) });
-  if (pending.length >= BATCH) {
-    if (timer) clearTimeout(timer);
-    setImmediate(flush);
-    timer = null;
-  } else if (!timer) timer = setTimeout(flush, 100);
+  // A full batch is written on the next turn of the loop, a partial one within 100 ms.
+  if (pending.length === BATCH) setImmediate(flush);
+  else if (!timer) timer = setTimeout(flush, 100);
 }
 
 const pool = new Pool(upstream, {

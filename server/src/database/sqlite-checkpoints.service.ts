@@ -95,8 +95,8 @@ export interface CheckpointStats {
  * loop, with an fsync of the database file. Under model traffic that is a stall of 7–15 ms every few
  * seconds for every call in flight (measured: the settlement batches' COMMITs at p50 0.7 ms, p90 7–8 ms,
  * p99 13–15 ms; docs/performance.md). A worker thread with its own connection runs the checkpoints
- * instead, so the main connection only appends to the log. Transactions and their order are untouched: a checkpoint copies
- * committed pages only, and readers and writers never wait for a passive one.
+ * instead, so the main connection only appends to the log. Transactions and their order are untouched:
+ * a checkpoint copies committed pages only, and readers and writers never wait for a passive one.
  *
  * The thread costs about 8 MB of memory, so it runs only while the settlement ledger writes log rows
  * fast (BUSY_ROWS within a WINDOW_MS): a quiet node, or one holding long streams that settle a few
