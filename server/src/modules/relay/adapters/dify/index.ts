@@ -8,7 +8,7 @@
  */
 import type { ProviderAdapter } from '../../types';
 import { apiRoot, bearerAuth } from '../openai';
-import { unsupportedMode, upstreamErrorMessage } from '../util';
+import { jsonHeaders, unsupportedMode, upstreamErrorMessage } from '../util';
 import { difyBody } from './query';
 import { difyAnswerToOpenAi, difyStreamAggregator, difyStreamConverter } from './response';
 
@@ -22,7 +22,7 @@ export const difyAdapter: ProviderAdapter = {
     return {
       method: 'POST',
       url: `${apiRoot(req.channel.baseUrl, '/v1')}/chat-messages`,
-      headers: { ...bearerAuth(req.channel.key), 'Content-Type': 'application/json' },
+      headers: jsonHeaders(bearerAuth(req.channel.key)),
       body: JSON.stringify(difyBody(req.body, true)),
     };
   },

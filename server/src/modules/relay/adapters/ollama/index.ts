@@ -16,6 +16,7 @@ import {
   embeddingList,
   isObj,
   joinUrl,
+  jsonHeaders,
   jsonObject,
   num,
   unsupportedMode,
@@ -32,7 +33,7 @@ function nativeCall(req: AdapterRequest, path: string, body: object): UpstreamCa
   return {
     method: 'POST',
     url: joinUrl(req.channel.baseUrl, path),
-    headers: { ...auth(req.channel.key), 'Content-Type': 'application/json' },
+    headers: jsonHeaders(auth(req.channel.key)),
     body: JSON.stringify(body),
   };
 }

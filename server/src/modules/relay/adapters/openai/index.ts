@@ -6,7 +6,14 @@
  * answers get an OpenAI-style `usage` when the provider reports tokens elsewhere.
  */
 import type { AdapterRequest, ProviderAdapter, RelayMode, UpstreamCall } from '../../types';
-import { isObj, jsonObject, MULTIPART_MODES, normalizeRerank, upstreamErrorMessage } from '../util';
+import {
+  isObj,
+  jsonHeaders,
+  jsonObject,
+  MULTIPART_MODES,
+  normalizeRerank,
+  upstreamErrorMessage,
+} from '../util';
 import { OPENAI_PATHS, openAiUrl } from './paths';
 
 export { apiRoot, openAiUrl, OPENAI_PATHS, versionPrefix } from './paths';
@@ -27,7 +34,7 @@ export function openAiStyleCall(
   return {
     method: 'POST',
     url,
-    headers: { ...auth, 'Content-Type': 'application/json' },
+    headers: jsonHeaders(auth),
     body: req.rawBody ?? JSON.stringify({ ...req.body, model: req.model }),
   };
 }
