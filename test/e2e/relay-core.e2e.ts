@@ -282,6 +282,12 @@ describe('relay', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
+    // A stream that already asks for usage (the OpenAI SDKs' `stream_options`): nothing to add, the
+    // client's bytes exactly.
+    const asks =
+      '{"model":"gpt-4o", "stream": true, "stream_options": {"include_usage": true}, "messages":[{"role":"user","content":"hi"}]}';
+    expect((await send(asks)).status).toBe(200);
+    expect(mock.last!.rawBody.toString('utf8')).toBe(asks);
     // The client's own stream_options changed (include_usage forced on): the body is re-serialised.
     const own =
       '{"model":"gpt-4o", "stream": true, "stream_options": {"include_usage": false}, "messages":[{"role":"user","content":"hi"}]}';

@@ -359,7 +359,9 @@ function upstreamBody(
       body.stream_options && typeof body.stream_options === 'object' && !Array.isArray(body.stream_options)
         ? body.stream_options
         : {};
-    body.stream_options = { ...so, include_usage: true };
+    // Left as the client sent it when it already asks for usage: the body then still goes upstream as
+    // the client's bytes (a new object here made every such stream serialise the whole body again).
+    if (so.include_usage !== true) body.stream_options = { ...so, include_usage: true };
   }
   if (adapter.format !== 'gemini') {
     if (ctx.stream) body.stream = true;
