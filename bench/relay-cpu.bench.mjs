@@ -9,6 +9,7 @@
 //   BENCH_REQUESTS=n BENCH_MODES=stream       narrow a run
 //   BENCH_DIST=/tmp/old/dist                  measure another build (same node_modules)
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
+//   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
 //   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
 //   BENCH_TARGETS=route                       only some cells (baseline, relay, route): profile one path
 //   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
@@ -58,6 +59,15 @@ const MESSAGES = [
   { role: 'user', content: 'Say hello.' },
 ];
 const MODEL = 'gpt-4o-mini';
+// BENCH_STREAM_OPTIONS=1: stream requests also ask for usage (`stream_options.include_usage`), as the
+// OpenAI SDKs do when told to and agent SDKs such as the Vercel AI SDK always do.
+const STREAM_OPTIONS = process.env.BENCH_STREAM_OPTIONS === '1';
+const streamFields = (stream) =>
+  !stream
+    ? {}
+    : STREAM_OPTIONS
+      ? { stream: true, stream_options: { include_usage: true } }
+      : { stream: true };
 const USAGE = { prompt_tokens: 40, completion_tokens: 40, total_tokens: 80 };
 const COMPLETION = JSON.stringify({
   id: 'chatcmpl-bench',
@@ -268,7 +278,7 @@ try {
     const body = {
       model: MODEL,
       messages: MESSAGES,
-      ...(stream ? { stream: true } : {}),
+      ...streamFields(stream),
     };
     const raw = Buffer.from(JSON.stringify(body));
     return {
@@ -295,7 +305,7 @@ try {
         JSON.stringify({
           model: MODEL,
           messages: MESSAGES,
-          ...(stream ? { stream: true } : {}),
+          ...streamFields(stream),
         }),
       );
       // A request whose body flows once the route listens for it (after the key is checked), as a
