@@ -73,7 +73,7 @@ export class GeminiToOpenAIStream implements StreamConverter<SseEvent, JsonObjec
       }
     }
     const usage = geminiUsageToOpenAI(this.usageMetadata);
-    if (usage !== undefined) out.push({ ...this.base(), choices: [], usage });
+    if (usage !== undefined) out.push(this.base([], usage));
     return out;
   }
 
@@ -88,17 +88,24 @@ export class GeminiToOpenAIStream implements StreamConverter<SseEvent, JsonObjec
     return state;
   }
 
-  private base(): JsonMap {
-    return {
+  /**
+   * A chunk: the stream's id, time and model, then `choices` (and `usage` when given). One literal, not
+   * `{ ...base, choices }`: on this V8 every key added after a spread takes the runtime's slow path.
+   */
+  private base(choices: JsonMap[], usage?: JsonMap): JsonMap {
+    const chunk: JsonMap = {
       id: this.id ?? 'chatcmpl-gemini',
       object: 'chat.completion.chunk',
       created: this.created,
       model: this.model,
+      choices,
     };
+    if (usage !== undefined) chunk.usage = usage;
+    return chunk;
   }
 
   private chunk(index: number, delta: JsonMap, finishReason: string | null): JsonMap {
-    return { ...this.base(), choices: [{ index, delta, finish_reason: finishReason }] };
+    return this.base([{ index, delta, finish_reason: finishReason }]);
   }
 }
 

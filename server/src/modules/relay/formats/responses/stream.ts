@@ -341,7 +341,7 @@ export class ResponsesToOpenAIStream implements StreamConverter<SseEvent, JsonOb
         this.finished = true;
         this.delta({}, out, chatFinishReason(response, this.calls.size > 0));
         const usage = responsesUsageToOpenAI(response.usage);
-        if (usage !== undefined) out.push({ ...this.base(), choices: [], usage });
+        if (usage !== undefined) out.push(this.base([], usage));
         break;
       }
       case 'response.failed':
@@ -388,22 +388,31 @@ export class ResponsesToOpenAIStream implements StreamConverter<SseEvent, JsonOb
     }
   }
 
-  private base(): JsonMap {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model };
+  /**
+   * A chunk: the stream's id, time and model, then `choices` (and `usage` when given). One literal, not
+   * `{ ...base, choices }`: on this V8 every key added after a spread takes the runtime's slow path.
+   */
+  private base(choices: JsonMap[], usage?: JsonMap): JsonMap {
+    const chunk: JsonMap = {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices,
+    };
+    if (usage !== undefined) chunk.usage = usage;
+    return chunk;
   }
 
   /** A chunk of `delta`, preceded by the role chunk if none was sent yet. */
   private delta(delta: JsonMap, out: JsonMap[], finishReason: string | null = null): void {
     if (!this.roleSent) {
       this.roleSent = true;
-      out.push({
-        ...this.base(),
-        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
-      });
+      out.push(this.base([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
       if (Object.keys(delta).length === 0 && finishReason === null) return;
     } else if (Object.keys(delta).length === 0 && finishReason === null) {
       return;
     }
-    out.push({ ...this.base(), choices: [{ index: 0, delta, finish_reason: finishReason }] });
+    out.push(this.base([{ index: 0, delta, finish_reason: finishReason }]));
   }
 }
