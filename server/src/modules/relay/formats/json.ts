@@ -78,3 +78,20 @@ export function withModelName<T extends string | Buffer>(json: T, model: string)
   }
   return null;
 }
+
+/**
+ * An OpenAI `chat.completion.chunk`: id, time and model, then `choices` (and `usage` when given). One
+ * literal, not `{ ...base, choices }`: on this V8 every key added after a spread takes the runtime's slow
+ * path (the converters build one per streamed event).
+ */
+export function openAIChunk(
+  id: string,
+  created: number,
+  model: string,
+  choices: JsonMap[],
+  usage?: JsonMap,
+): JsonMap {
+  const chunk: JsonMap = { id, object: 'chat.completion.chunk', created, model, choices };
+  if (usage !== undefined) chunk.usage = usage;
+  return chunk;
+}

@@ -2,7 +2,7 @@
  * Gemini streamGenerateContent (SSE, one GenerateContentResponse per event) ⇄ OpenAI chat chunks.
  */
 import type { JsonObject, SseEvent, StreamConverter } from '../../types';
-import { asObject, isArray, isObject, num, objects, parseJson, str, type JsonMap } from './json';
+import { asObject, isArray, isObject, num, objects, openAIChunk, parseJson, str, type JsonMap } from './json';
 import { chatId, geminiFinishReason, messageToGeminiParts, openAIFinishReason, splitParts } from './response';
 import { geminiUsageToOpenAI, openAIUsageToGemini } from './usage';
 
@@ -88,20 +88,9 @@ export class GeminiToOpenAIStream implements StreamConverter<SseEvent, JsonObjec
     return state;
   }
 
-  /**
-   * A chunk: the stream's id, time and model, then `choices` (and `usage` when given). One literal, not
-   * `{ ...base, choices }`: on this V8 every key added after a spread takes the runtime's slow path.
-   */
+  /** A chunk with the stream's id, time and model. */
   private base(choices: JsonMap[], usage?: JsonMap): JsonMap {
-    const chunk: JsonMap = {
-      id: this.id ?? 'chatcmpl-gemini',
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices,
-    };
-    if (usage !== undefined) chunk.usage = usage;
-    return chunk;
+    return openAIChunk(this.id ?? 'chatcmpl-gemini', this.created, this.model, choices, usage);
   }
 
   private chunk(index: number, delta: JsonMap, finishReason: string | null): JsonMap {

@@ -2,7 +2,7 @@
  * Responses API streaming events ⇄ OpenAI chat completion chunks.
  */
 import type { JsonObject, SseEvent, StreamConverter } from '../../types';
-import { asObject, isObject, num, objects, parseJson, str, type JsonMap } from '../json';
+import { asObject, isObject, num, objects, openAIChunk, parseJson, str, type JsonMap } from '../json';
 import {
   chatFinishReason,
   functionCallItem,
@@ -388,20 +388,9 @@ export class ResponsesToOpenAIStream implements StreamConverter<SseEvent, JsonOb
     }
   }
 
-  /**
-   * A chunk: the stream's id, time and model, then `choices` (and `usage` when given). One literal, not
-   * `{ ...base, choices }`: on this V8 every key added after a spread takes the runtime's slow path.
-   */
+  /** A chunk with the stream's id, time and model. */
   private base(choices: JsonMap[], usage?: JsonMap): JsonMap {
-    const chunk: JsonMap = {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices,
-    };
-    if (usage !== undefined) chunk.usage = usage;
-    return chunk;
+    return openAIChunk(this.id, this.created, this.model, choices, usage);
   }
 
   /** A chunk of `delta`, preceded by the role chunk if none was sent yet. */
