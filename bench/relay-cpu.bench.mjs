@@ -60,7 +60,7 @@ const MESSAGES = [
 ];
 const MODEL = 'gpt-4o-mini';
 // BENCH_STREAM_OPTIONS=1: stream requests also ask for usage (`stream_options.include_usage`), as the
-// OpenAI SDKs do when told to and agent SDKs such as the Vercel AI SDK always do.
+// OpenAI SDKs do when told to and many agent frameworks do by default.
 const STREAM_OPTIONS = process.env.BENCH_STREAM_OPTIONS === '1';
 const streamFields = (stream) =>
   !stream
