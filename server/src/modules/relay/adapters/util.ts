@@ -12,6 +12,7 @@ import {
   type UnknownObject,
 } from '../../../common/json';
 import { sanitizeUpstreamText } from '../errors';
+import { openAIChunk, type JsonMap } from '../formats/json';
 import type { Json, JsonObject, RelayMode, SseEvent } from '../types';
 
 /** A parsed JSON object whose fields have not been checked yet (the common JSON vocabulary's). */
@@ -144,27 +145,14 @@ export function openAiUsage(promptTokens: number, completionTokens: number): Jso
 
 /** One `chat.completion.chunk` event with a single choice. */
 export function chatChunk(meta: ChunkMeta, delta: JsonObject, finishReason: string | null = null): SseEvent {
-  const chunk = {
-    id: meta.id,
-    object: 'chat.completion.chunk',
-    created: meta.created,
-    model: meta.model,
-    choices: [{ index: 0, delta, finish_reason: finishReason }],
-  };
-  return { data: JSON.stringify(chunk) };
+  const choice: JsonMap = { index: 0, delta: delta as JsonMap, finish_reason: finishReason };
+  return { data: JSON.stringify(openAIChunk(meta.id, meta.created, meta.model, [choice])) };
 }
 
 /** The final usage chunk (empty choices), as OpenAI sends it with stream_options.include_usage. */
 export function usageChunk(meta: ChunkMeta, promptTokens: number, completionTokens: number): SseEvent {
-  const chunk = {
-    id: meta.id,
-    object: 'chat.completion.chunk',
-    created: meta.created,
-    model: meta.model,
-    choices: [],
-    usage: openAiUsage(promptTokens, completionTokens),
-  };
-  return { data: JSON.stringify(chunk) };
+  const usage = openAiUsage(promptTokens, completionTokens);
+  return { data: JSON.stringify(openAIChunk(meta.id, meta.created, meta.model, [], usage)) };
 }
 
 /** An in-stream error, in the shape OpenAI uses for errors met after the stream started. */

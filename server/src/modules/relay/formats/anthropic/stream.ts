@@ -13,6 +13,7 @@ import {
   toFinishReason,
   toStopReason,
 } from './shared';
+import { openAIChunk } from '../json';
 import { anthropicUsage, anthropicUsageFromOpenAI, openAIUsageFromCounts } from './usage';
 
 function parseData(data: string): JsonObject | null {
@@ -70,13 +71,7 @@ export class AnthropicToOpenAIStream implements StreamConverter<SseEvent, JsonOb
   }
 
   private chunk(delta: JsonMap, finishReason: string | null = null): JsonObject {
-    return {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finishReason }],
-    };
+    return openAIChunk(this.id, this.created, this.model, [{ index: 0, delta, finish_reason: finishReason }]);
   }
 
   private setUsage(usage: unknown): void {
@@ -164,14 +159,7 @@ export class AnthropicToOpenAIStream implements StreamConverter<SseEvent, JsonOb
   private close(): JsonObject[] {
     const out = this.finish();
     this.done = true;
-    out.push({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [],
-      usage: openAIUsageFromCounts(this.usage),
-    });
+    out.push(openAIChunk(this.id, this.created, this.model, [], openAIUsageFromCounts(this.usage)));
     return out;
   }
 }
