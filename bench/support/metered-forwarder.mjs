@@ -81,7 +81,8 @@ function flush() {
   timer = null;
   const rows = pending;
   pending = [];
-  if (rows.length) flushBatch(rows);
+  // One transaction per BATCH rows at most (a full batch can gain a few rows before its turn comes).
+  for (let i = 0; i < rows.length; i += BATCH) flushBatch(rows.slice(i, i + BATCH));
 }
 
 function settle(token, model, stream, usage, startedAt, ip) {
