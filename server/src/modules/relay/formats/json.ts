@@ -95,3 +95,20 @@ export function openAIChunk(
   if (usage !== undefined) chunk.usage = usage;
   return chunk;
 }
+
+/**
+ * A shallow copy of a JSON object that stays fast when keys are added to it. On this V8 an object
+ * made by spreading (`{ ...o }`) turns into a slow dictionary the first time a key it lacks is added
+ * (about 0.4 µs, measured alone; the relay adds `stream_options` and channel overrides to a copy of
+ * every request body); a copy made key by key does not. Own `__proto__` keys (JSON.parse makes them)
+ * are defined, as a spread would copy them, never assigned: the copy's prototype stays Object's.
+ */
+export function copyObject<T extends Record<string, unknown>>(o: T): T {
+  const out: Record<string, unknown> = {};
+  for (const k in o) {
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+    else out[k] = o[k];
+  }
+  return out as T;
+}

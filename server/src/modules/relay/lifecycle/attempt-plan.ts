@@ -12,7 +12,7 @@ import { ChannelIndex, ChannelSnapshot, mapModel, selectChannel } from '../chann
 import { relayFail } from '../errors';
 import { fromHubRequest } from '../formats';
 import { FORMAT_NAMES, uncarriedField } from '../formats/carry';
-import { withModelName } from '../formats/json';
+import { copyObject, withModelName } from '../formats/json';
 import { applyEffort, Effort, effortSuffix, hubEffort, isReasoningModel } from '../formats/reasoning';
 import { embeddingsRequestFor } from '../formats/gemini';
 import type { RelayContext } from '../relay-context';
@@ -345,7 +345,7 @@ function upstreamBody(
   let converted: Effort | null = null;
   if (req.mode === 'embeddings' && !same)
     body = { ...embeddingsRequestFor(req.format, adapter.format, inbound, upstreamModel) };
-  else if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = { ...inbound };
+  else if (same || (req.mode !== 'chat' && req.mode !== 'responses')) body = copyObject(inbound);
   else {
     const hub = applySetting(hubBody(req, ctx.model, ctx.stream), ch);
     converted = hubEffort(hub);
@@ -361,7 +361,11 @@ function upstreamBody(
         : {};
     // Left as the client sent it when it already asks for usage: the body then still goes upstream as
     // the client's bytes (a new object here made every such stream serialise the whole body again).
-    if (so.include_usage !== true) body.stream_options = { ...so, include_usage: true };
+    if (so.include_usage !== true) {
+      const options = copyObject(so);
+      options.include_usage = true;
+      body.stream_options = options;
+    }
   }
   if (adapter.format !== 'gemini') {
     if (ctx.stream) body.stream = true;

@@ -27,6 +27,7 @@ import {
   upstreamErrorMessage,
 } from '../util';
 import { RelayError, relayFail } from '../../errors';
+import { copyObject } from '../../formats/json';
 import { geminiSafetySettings } from './safety';
 import { geminiThinking } from './thinking';
 
@@ -101,7 +102,7 @@ export function geminiImagesToOpenAI(body: unknown, created: number): JsonObject
 }
 
 function chatBody(req: AdapterRequest, thinkingConfig: JsonRecord | null, model: string): JsonObject {
-  let body: JsonObject = { ...req.body };
+  let body: JsonObject = copyObject(req.body);
   if (isImagineModel(req, model)) body = withImageOutput(body);
   if (body.safetySettings === undefined) {
     const safety = geminiSafetySettings(req.settings.geminiSafetySettings);
