@@ -76,7 +76,7 @@ export class AttemptPlanner {
     // Channel affinity (live traffic only): the session's channel first, while it can serve the request.
     const session =
       ctx.pinnedChannel === null && ctx.user && index === this.cache.channels
-        ? this.affinity.sessionOf({ ...ctx, user: ctx.user })
+        ? this.affinity.sessionOf({ req, model: ctx.model, group: ctx.group, user: ctx.user })
         : null;
     const sticky = session ? await this.affinity.lookup(session) : null;
     if (ctx.pinnedChannel !== null) {
