@@ -179,12 +179,10 @@ export async function relayStream(
     }
     for (const out of fromHub!.push(chunk)) write(formatSse(out));
   };
-  const process = (e: SseEvent): void => {
-    lastEventAt = Date.now();
-    gotEvent = true;
+  const convert = (e: SseEvent): void => {
     let converted: SseEvent[];
     try {
-      converted = adapterConv ? adapterConv.push(e) : [e];
+      converted = adapterConv!.push(e);
     } catch (err) {
       if (!(err instanceof SyntaxError)) throw err;
       badEvents++;
@@ -192,8 +190,15 @@ export async function relayStream(
     }
     for (const c of converted) emitClient(c);
   };
+  // The events of one upstream read: the idle timer counts from the read that completed them.
   const drain = () => {
-    for (let i = 0; i < pending.length; i++) process(pending[i]);
+    if (!pending.length) return;
+    lastEventAt = Date.now();
+    gotEvent = true;
+    for (let i = 0; i < pending.length; i++) {
+      if (adapterConv) convert(pending[i]);
+      else emitClient(pending[i]);
+    }
     pending.length = 0;
   };
 
