@@ -37,6 +37,23 @@ class StreamBroken extends Error {}
 const untouched = (sentAny: boolean, batch: string, buffered: string[]) =>
   !sentAny && !batch && !buffered.length;
 
+/**
+ * `text.indexOf(pattern)`, searched for by the pattern's tail from `skip` on. The JSON keys the pump
+ * looks for begin with a quote, and a chunk has dozens of quotes: on this V8 such a search tries each
+ * of them, and costs 4–7 times what a search starting on a rarer letter does (about 150 against 20–40
+ * ns per chunk for `"usage"` and `"error"`, measured alone). Three run on every streamed event.
+ */
+export function finder(pattern: string, skip: number): (text: string) => number {
+  const tail = pattern.slice(skip);
+  return (text) => {
+    for (let at = text.indexOf(tail, skip); at >= 0; at = text.indexOf(tail, at + 1))
+      if (text.startsWith(pattern, at - skip)) return at - skip;
+    return -1;
+  };
+}
+const usageAt = finder('"usage"', 1);
+const errorAt = finder('"error"', 2);
+
 export async function relayStream(
   ctx: RelayContext,
   a: Attempt,
@@ -103,7 +120,7 @@ export async function relayStream(
   const decoder = createEventDecoder(a.adapter.framing ?? 'sse', (e) => pending.push(e));
   // A chunk that names the client's model and carries no usage goes out as the upstream's bytes; once
   // the first token is timed, its text is only needed if the upstream never reports usage (deferred).
-  const modelField = `"model":${JSON.stringify(ctx.model)}`;
+  const modelAt = finder(`"model":${JSON.stringify(ctx.model)}`, 1);
   // Events that are not valid JSON are dropped (and counted), never passed on or allowed to end the stream.
   let badEvents = 0;
   const emitClient = (e: SseEvent): void => {
@@ -123,11 +140,11 @@ export async function relayStream(
         if (
           client === 'openai' &&
           probe.firstTokenAt &&
-          data.includes(modelField) &&
+          modelAt(data) >= 0 &&
           data.charCodeAt(data.length - 1) === 125 &&
           data.charCodeAt(0) === 123
         ) {
-          const at = data.indexOf('"usage"');
+          const at = usageAt(data);
           if (at < 0 || data.startsWith('"usage":null', at)) {
             probe.defer(data);
             return write(formatSse(e));
@@ -287,7 +304,7 @@ export async function relayStream(
  * ordinary chunks: only events that mention "error" are parsed.
  */
 function streamFailure(native: WireFormat, e: SseEvent): { status: number; text: string } | null {
-  if (e.event !== 'error' && !e.data.includes('"error"')) return null;
+  if (e.event !== 'error' && errorAt(e.data) < 0) return null;
   let json: JsonObject;
   try {
     json = JSON.parse(e.data) as JsonObject;
