@@ -510,8 +510,7 @@ try {
     ),
   );
   console.log(`Wrote ${file}`);
-  if (bad.length || (logging && Number(logs) !== gatewayRequests) || !booksOk)
-    process.exitCode = 1;
+  if (bad.length || (logging && Number(logs) !== gatewayRequests) || !booksOk) process.exitCode = 1;
 } finally {
   await app?.close();
   rmSync(dataDir, { recursive: true, force: true });
