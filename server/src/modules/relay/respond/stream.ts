@@ -180,26 +180,26 @@ export async function relayStream(
     }
     for (const out of fromHub!.push(chunk)) write(formatSse(out));
   };
-  const convert = (e: SseEvent): void => {
-    let converted: SseEvent[];
-    try {
-      converted = adapterConv!.push(e);
-    } catch (err) {
-      if (!(err instanceof SyntaxError)) throw err;
-      badEvents++;
-      return;
-    }
-    for (const c of converted) emitClient(c);
-  };
+  // Each event through the adapter's converter when it has one, straight to the client path otherwise.
+  const handle = adapterConv
+    ? (e: SseEvent): void => {
+        let converted: SseEvent[];
+        try {
+          converted = adapterConv.push(e);
+        } catch (err) {
+          if (!(err instanceof SyntaxError)) throw err;
+          badEvents++;
+          return;
+        }
+        for (const c of converted) emitClient(c);
+      }
+    : emitClient;
   // The events of one upstream read: the idle timer counts from the read that completed them.
   const drain = () => {
     if (!pending.length) return;
     lastEventAt = Date.now();
     gotEvent = true;
-    for (let i = 0; i < pending.length; i++) {
-      if (adapterConv) convert(pending[i]);
-      else emitClient(pending[i]);
-    }
+    for (let i = 0; i < pending.length; i++) handle(pending[i]);
     pending.length = 0;
   };
 
