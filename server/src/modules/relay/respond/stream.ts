@@ -12,7 +12,9 @@ import { fromHubStream, toHubStream } from '../formats';
 import { errorKeyAt, finder, usageKeyAt } from '../formats/json';
 import { isObject, sameFormat, type Attempt } from '../lifecycle/attempt-plan';
 import type { RelayContext } from '../relay-context';
+import { type Deadline, unwatch, watch } from '../streaming/deadlines';
 import { createEventDecoder, formatSse } from '../streaming/event-decoder';
+import { readChunks } from '../streaming/read-chunks';
 import { UsageProbe } from '../streaming/usage-probe';
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
@@ -77,12 +79,13 @@ export async function relayStream(
     }
     batch += s;
   };
-  const flushBatch = async () => {
+  // A promise only when the client's socket is full (the upstream is paused until it drains).
+  const flushBatch = (): Promise<void> | undefined => {
     if (!batch) return;
     const s = batch;
     batch = '';
     sentAny = true;
-    if (!res.write(s)) await waitDrain(res);
+    return res.write(s) ? undefined : waitDrain(res);
   };
 
   res.statusCode = 200;
@@ -194,45 +197,41 @@ export async function relayStream(
         for (const c of converted) emitClient(c);
       }
     : emitClient;
-  // The events of one upstream read: the idle timer counts from the read that completed them.
+  // The events of one upstream read: the idle deadline counts from the read that completed them.
   const drain = () => {
     if (!pending.length) return;
-    lastEventAt = Date.now();
     gotEvent = true;
+    if (watching) deadline.at = idleMs ? Date.now() + idleMs : Infinity;
     for (let i = 0; i < pending.length; i++) handle(pending[i]);
     pending.length = 0;
   };
 
-  // Timers: the first event must come within firstEventSeconds, each next one within idleSeconds of the
-  // last (events, not bytes: a trickle that never completes an event does not keep a stream open).
-  // One timer per stream: each event only notes the time; the timer re-arms for what is left.
-  let idle: NodeJS.Timeout | null = null;
+  // Deadlines: the first event must come within firstEventSeconds, each next one within idleSeconds of
+  // the last (events, not bytes: a trickle that never completes an event does not keep a stream open).
+  // Each read that completes events moves the deadline; one shared timer checks every open stream's.
   const idleMs = settings.idleSeconds > 0 ? settings.idleSeconds * 1000 : 0;
   const firstMs = settings.firstEventSeconds > 0 ? settings.firstEventSeconds * 1000 : idleMs;
   let idledOut = false;
   let gotEvent = false;
-  let lastEventAt = Date.now();
-  const onIdle = () => {
-    const limit = gotEvent ? idleMs : firstMs;
-    const quiet = Date.now() - lastEventAt;
-    if (!limit) return void (idle = null);
-    if (quiet < limit) {
-      idle = setTimeout(onIdle, limit - quiet);
-      return;
-    }
-    idledOut = true;
-    (up.body as unknown as { destroy(error: Error): void }).destroy(new Error('streaming timeout'));
+  const deadline: Deadline = {
+    at: firstMs ? Date.now() + firstMs : Infinity,
+    expire: () => {
+      idledOut = true;
+      up.body.destroy(new Error('streaming timeout'));
+    },
   };
-  if (firstMs || idleMs) idle = setTimeout(onIdle, firstMs || idleMs);
+  const watching = firstMs > 0 || idleMs > 0;
+  if (watching) watch(deadline);
   let broken = false;
   let brokenReason: string | null = null;
   let failed: RelayError | null = null;
   try {
-    for await (const chunk of up.body) {
+    await readChunks(up.body, (chunk) => {
       decoder.feed(chunk);
       drain();
-      if (!upstreamDone) await flushBatch();
-    }
+      // After the end marker what is left goes out with the end of the response.
+      return upstreamDone ? undefined : flushBatch();
+    });
     decoder.end();
     drain();
     if (adapterConv) for (const c of adapterConv.end()) emitClient(c);
@@ -252,7 +251,7 @@ export async function relayStream(
       brokenReason = err.messageIn('en');
     } else if (!signal.aborted) brokenReason = (err as Error).message;
   } finally {
-    if (idle) clearTimeout(idle);
+    if (watching) unwatch(deadline);
     if (ping) clearInterval(ping);
   }
   if (broken && untouched(sentAny, batch, buffered) && !res.headersSent) {

@@ -1,5 +1,5 @@
 import type { ClientSignal } from '../client-signal';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import WebSocket from 'ws';
 import {
   parseSparkKey,
@@ -17,7 +17,7 @@ import type { AdapterRequest, JsonObject, ProviderAdapter } from '../types';
 export interface UpstreamResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Uint8Array> & { text(): Promise<string>; destroy(): void };
+  body: Readable & { text(): Promise<string> };
 }
 
 /** iFlytek Spark (18) speaks OpenAI chat through relay.service, over the websocket of sparkCall(). */

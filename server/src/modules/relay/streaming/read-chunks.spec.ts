@@ -1,0 +1,105 @@
+import { PassThrough, Readable } from 'node:stream';
+import { readChunks } from './read-chunks';
+
+const parts = ['data: a\n\n', 'data: b\n\n', 'data: c\n\n'];
+
+describe('readChunks', () => {
+  it('hands every chunk over in order and resolves at the end', async () => {
+    const body = new PassThrough();
+    const seen: string[] = [];
+    const done = readChunks(body, (c) => void seen.push(c.toString()));
+    for (const p of parts) body.write(p);
+    body.end();
+    await done;
+    expect(seen.join('')).toBe(parts.join(''));
+  });
+
+  it('delivers nothing more while the promise a chunk returned is pending (backpressure)', async () => {
+    const body = new PassThrough();
+    const seen: string[] = [];
+    let release!: () => void;
+    const done = readChunks(body, (c) => {
+      seen.push(c.toString());
+      if (seen.length === 1) return new Promise<void>((r) => (release = r));
+    });
+    body.write(parts[0]);
+    await new Promise((r) => setImmediate(r));
+    body.write(parts[1]);
+    body.write(parts[2]);
+    body.end();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([parts[0]]);
+    expect(body.isPaused()).toBe(true);
+    release();
+    await done;
+    expect(seen.join('')).toBe(parts.join(''));
+  });
+
+  it('rejects with what a chunk threw and destroys the body', async () => {
+    const body = new PassThrough();
+    const boom = new Error('boom');
+    const done = readChunks(body, () => {
+      throw boom;
+    });
+    body.write(parts[0]);
+    await expect(done).rejects.toBe(boom);
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('rejects with the error a waited-on promise rejected with', async () => {
+    const body = new PassThrough();
+    const boom = new Error('client gone');
+    const done = readChunks(body, () => Promise.reject(boom));
+    body.write(parts[0]);
+    await expect(done).rejects.toBe(boom);
+    expect(body.destroyed).toBe(true);
+  });
+
+  it("rejects with the body's error (an idle deadline destroying it)", async () => {
+    const body = new PassThrough();
+    const seen: string[] = [];
+    const done = readChunks(body, (c) => void seen.push(c.toString()));
+    body.write(parts[0]);
+    await new Promise((r) => setImmediate(r));
+    body.destroy(new Error('streaming timeout'));
+    await expect(done).rejects.toThrow('streaming timeout');
+    expect(seen).toEqual([parts[0]]);
+  });
+
+  it('rejects when the body closes before its end', async () => {
+    const body = new PassThrough();
+    const done = readChunks(body, () => undefined);
+    body.write(parts[0]);
+    body.destroy();
+    await expect(done).rejects.toThrow('Premature close');
+  });
+
+  it('an error emitted while the body is destroyed after a failure finds a listener', async () => {
+    // A body whose destroy reports an error of its own (undici's does when cut before its end).
+    const body = new Readable({
+      read() {},
+      destroy(_err, cb) {
+        cb(new Error('aborted'));
+      },
+    });
+    const done = readChunks(body, () => {
+      throw new Error('first');
+    });
+    body.push('x');
+    await expect(done).rejects.toThrow('first');
+    await new Promise((r) => setImmediate(r));
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('a body already over: ended resolves, destroyed rejects', async () => {
+    const ended = Readable.from([Buffer.from('x')]);
+    ended.resume();
+    await new Promise((r) => ended.on('end', r));
+    await expect(readChunks(ended, () => undefined)).resolves.toBeUndefined();
+    const destroyed = new PassThrough();
+    destroyed.on('error', () => undefined); // its error went to whoever held it before
+    destroyed.destroy(new Error('gone'));
+    await new Promise((r) => setImmediate(r));
+    await expect(readChunks(destroyed, () => undefined)).rejects.toThrow('gone');
+  });
+});
