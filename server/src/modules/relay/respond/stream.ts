@@ -219,6 +219,7 @@ export async function relayStream(
       idledOut = true;
       up.body.destroy(new Error('streaming timeout'));
     },
+    slot: -1,
   };
   const watching = firstMs > 0 || idleMs > 0;
   if (watching) watch(deadline);

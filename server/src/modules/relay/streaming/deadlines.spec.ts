@@ -14,6 +14,7 @@ describe('stream deadlines (one shared timer)', () => {
       at: Date.now() + inMs,
       expired: 0,
       expire: () => void d.expired++,
+      slot: -1,
     };
     return d;
   };
@@ -51,6 +52,17 @@ describe('stream deadlines (one shared timer)', () => {
     expect(gone.expired).toBe(0);
     expect(never.expired).toBe(0);
     unwatch(never);
+  });
+
+  it('removes from the middle without losing the others', () => {
+    const list = [300, 300, 300, 300].map(deadline);
+    list.forEach(watch);
+    unwatch(list[1]);
+    unwatch(list[1]);
+    unwatch(list[0]);
+    jest.advanceTimersByTime(400);
+    expect(list.map((d) => d.expired)).toEqual([0, 0, 1, 1]);
+    expect(list.map((d) => d.slot)).toEqual([-1, -1, -1, -1]);
   });
 
   it('watches many at once and stops its timer when none is left', () => {

@@ -10,30 +10,39 @@ export interface Deadline {
   /** Epoch ms at which `expire` runs (Infinity: never). */
   at: number;
   expire(): void;
+  /** Where the watcher holds it (-1: not watched); set by `watch`, start it at -1. */
+  slot: number;
 }
 
 export const TICK_MS = 100;
 
-const open = new Set<Deadline>();
+// An array with each deadline's index in it (removal swaps the last one in): a Set's add and delete
+// per stream cost several times more, its table rehashed as the deleted entries pile up.
+const open: Deadline[] = [];
 let timer: NodeJS.Timeout | null = null;
 
 function tick(): void {
-  if (!open.size) {
+  if (!open.length) {
     clearInterval(timer!);
     timer = null;
     return;
   }
   const now = Date.now();
-  for (const d of open)
+  // From the end: a removal moves the last deadline, already checked, into the freed slot.
+  for (let i = open.length - 1; i >= 0; i--) {
+    const d = open[i];
     if (now >= d.at) {
-      open.delete(d);
+      unwatch(d);
       d.expire();
     }
+  }
 }
 
 /** Starts watching `d` (until it expires or `unwatch`). */
 export function watch(d: Deadline): void {
-  open.add(d);
+  if (d.slot >= 0) return;
+  d.slot = open.length;
+  open.push(d);
   if (!timer) {
     timer = setInterval(tick, TICK_MS);
     timer.unref();
@@ -41,5 +50,12 @@ export function watch(d: Deadline): void {
 }
 
 export function unwatch(d: Deadline): void {
-  open.delete(d);
+  const i = d.slot;
+  if (i < 0) return;
+  d.slot = -1;
+  const last = open.pop()!;
+  if (last !== d) {
+    open[i] = last;
+    last.slot = i;
+  }
 }
