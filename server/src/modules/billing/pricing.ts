@@ -42,16 +42,30 @@ export const DEFAULT_CACHE_CREATION_1H_RATIO = 2;
 export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 
 /**
+ * What the prefix scan found, per ratio map and model name (a map is replaced, never changed, when its
+ * option is saved, so an entry never goes stale). Bounded: names are the callers' own.
+ */
+const byPrefix = new WeakMap<Record<string, number>, Map<string, number | undefined>>();
+const PREFIX_MEMO_MAX = 4096;
+const NO_RATIOS: Record<string, number> = Object.freeze({});
+
+/**
  * Looks a model up in a ratio map: the exact name first, then the longest key that prefixes it
  * (so `gpt-4o-2024-08-06` uses `gpt-4o`, `claude-sonnet-4-20250514` uses `claude-sonnet-4`).
  */
 export function lookup(map: Record<string, number>, model: string): number | undefined {
-  const exact = map[model];
-  if (exact !== undefined) return exact;
+  // Own keys only: `constructor` or `toString` is not a price.
+  if (Object.hasOwn(map, model)) return map[model];
+  let memo = byPrefix.get(map);
+  if (!memo) byPrefix.set(map, (memo = new Map<string, number | undefined>()));
+  else if (memo.has(model)) return memo.get(model);
   let best: string | undefined;
   for (const key of Object.keys(map))
     if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
-  return best === undefined ? undefined : map[best];
+  const found = best === undefined ? undefined : map[best];
+  if (memo.size >= PREFIX_MEMO_MAX) memo.clear();
+  memo.set(model, found);
+  return found;
 }
 
 /**
@@ -69,7 +83,8 @@ export function priceOf(t: PriceTables, model: string, userGroup: string, group:
     completionRatio: lookup(t.completionRatio, model) ?? 1,
     cacheRatio: lookup(t.cacheRatio, model) ?? 1,
     cacheCreationRatio: lookup(t.cacheCreationRatio, model) ?? DEFAULT_CACHE_CREATION_RATIO,
-    cacheCreation1hRatio: lookup(t.cacheCreation1hRatio ?? {}, model) ?? DEFAULT_CACHE_CREATION_1H_RATIO,
+    cacheCreation1hRatio:
+      lookup(t.cacheCreation1hRatio ?? NO_RATIOS, model) ?? DEFAULT_CACHE_CREATION_1H_RATIO,
     imageRatio: lookup(t.imageRatio, model) ?? 1,
     audioRatio: lookup(t.audioRatio, model) ?? 1,
     audioCompletionRatio: lookup(t.audioCompletionRatio, model) ?? 1,
