@@ -113,15 +113,16 @@ export class RelayAdmission {
     if (token?.modelLimits && !token.modelLimits.has(model))
       throw relayFail(403, 'relay_model_not_allowed', { model }, 'model_not_allowed');
 
-    const usable = this.groups.usableGroups(user.group);
     let group =
       caller.sessionGroup !== undefined ? caller.sessionGroup || user.group : token?.group || user.group;
-    if (group !== user.group && !(group in usable))
-      throw relayFail(403, 'relay_group_not_allowed', { group });
+    // The groups the user may pick, built only when the call names another group than the user's own.
+    let usable: Record<string, unknown> | null = null;
+    const mayUse = (g: string) => g in (usable ??= this.groups.usableGroups(user.group));
+    if (group !== user.group && !mayUse(group)) throw relayFail(403, 'relay_group_not_allowed', { group });
     if (group === 'auto') {
       const auto = this.options.json('AutoGroups');
       const found = auto.find(
-        (g) => (g === user.group || g in usable) && hasChannel(this.cache.channels, g, model),
+        (g) => (g === user.group || mayUse(g)) && hasChannel(this.cache.channels, g, model),
       );
       group = found ?? auto[0] ?? user.group;
     }
