@@ -2,6 +2,7 @@
  * The log rows of model traffic (consume, type 2; error, type 5): one builder for the HTTP relay and
  * realtime sessions, so every row carries the same price fields in the same shape.
  */
+import fastJson from 'fast-json-stringify';
 import { LogType } from '../../../database/entities';
 import type { LogDraft } from '../../billing';
 import type { Price } from '../../billing';
@@ -25,6 +26,56 @@ export interface DraftArgs {
   content?: string;
   /** The SDK family of the caller (`client_type`); omitted when unknown. */
   clientType?: string;
+}
+
+// A type list, so that null is written as null (a plain number type would write 0); the package's
+// typings model single types only.
+const num = { type: ['number', 'null'] } as unknown as { type: 'number' };
+const flag = { type: 'boolean' } as const;
+/**
+ * The `other` column's text: its keys declared in the order consumeDraft sets them (the output is
+ * JSON.stringify's, key order included), the rest (the caller's extra keys) after them as they come.
+ * Serialised by a compiled schema, about half JSON.stringify's time on every logged call.
+ */
+const otherText: (other: Record<string, unknown>) => string = fastJson({
+  type: 'object',
+  properties: {
+    group: { type: 'string' },
+    client_type: { type: 'string' },
+    model_ratio: num,
+    model_price: num,
+    completion_ratio: num,
+    group_ratio: num,
+    user_group_ratio: num,
+    cache_tokens: num,
+    cache_ratio: num,
+    cache_creation_tokens: num,
+    cache_creation_ratio: num,
+    cache_creation_tokens_1h: num,
+    cache_creation_1h_ratio: num,
+    reasoning_tokens: num,
+    audio: flag,
+    audio_input: num,
+    audio_output: num,
+    image: flag,
+    image_ratio: num,
+    frt: num,
+    admin_info: {
+      type: 'object',
+      properties: { use_channel: { type: 'array', items: num } },
+      additionalProperties: true,
+    },
+  },
+  additionalProperties: true,
+});
+
+/** `other` as text; a value the schema refuses (a NaN ratio) falls back to JSON.stringify's rendering. */
+export function serialiseOther(other: Record<string, unknown>): string {
+  try {
+    return otherText(other);
+  } catch {
+    return JSON.stringify(other);
+  }
 }
 
 /** A consume-log row: the call's tokens and charge, and in `other` the prices that made the charge. */
@@ -81,7 +132,7 @@ export function consumeDraft(ctx: DraftContext, a: DraftArgs): LogDraft {
     group: ctx.group,
     ip: ctx.req.ip,
     request_id: ctx.req.requestId,
-    other: JSON.stringify(other),
+    other: serialiseOther(other),
   };
 }
 
