@@ -41,12 +41,6 @@ export const DEFAULT_CACHE_CREATION_1H_RATIO = 2;
 /** A quota amount never exceeds this (it is a 64-bit column read into a JS number). */
 export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 
-/**
- * What the prefix scan found, per ratio map and model name (a map is replaced, never changed, when its
- * option is saved, so an entry never goes stale). Bounded: names are the callers' own.
- */
-const byPrefix = new WeakMap<Record<string, number>, Map<string, number | undefined>>();
-const PREFIX_MEMO_MAX = 4096;
 const NO_RATIOS: Record<string, number> = Object.freeze({});
 
 /**
@@ -54,18 +48,14 @@ const NO_RATIOS: Record<string, number> = Object.freeze({});
  * (so `gpt-4o-2024-08-06` uses `gpt-4o`, `claude-sonnet-4-20250514` uses `claude-sonnet-4`).
  */
 export function lookup(map: Record<string, number>, model: string): number | undefined {
-  // Own keys only: `constructor` or `toString` is not a price.
-  if (Object.hasOwn(map, model)) return map[model];
-  let memo = byPrefix.get(map);
-  if (!memo) byPrefix.set(map, (memo = new Map<string, number | undefined>()));
-  else if (memo.has(model)) return memo.get(model);
+  // Numbers only (the option's values are checked to be): an inherited `constructor` or `toString` is
+  // no price.
+  const exact: unknown = map[model];
+  if (typeof exact === 'number') return exact;
   let best: string | undefined;
   for (const key of Object.keys(map))
     if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
-  const found = best === undefined ? undefined : map[best];
-  if (memo.size >= PREFIX_MEMO_MAX) memo.clear();
-  memo.set(model, found);
-  return found;
+  return best === undefined ? undefined : map[best];
 }
 
 /**
