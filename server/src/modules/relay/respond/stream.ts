@@ -227,12 +227,16 @@ export async function relayStream(
   let brokenReason: string | null = null;
   let failed: RelayError | null = null;
   try {
-    await readChunks(up.body, (chunk) => {
-      decoder.feed(chunk);
-      drain();
-      // After the end marker what is left goes out with the end of the response.
-      return upstreamDone ? undefined : flushBatch();
-    });
+    await readChunks(
+      up.body,
+      (chunk) => {
+        decoder.feed(chunk);
+        drain();
+      },
+      // What one upstream read brought, in one write; after the end marker what is left goes out
+      // with the end of the response.
+      () => (upstreamDone ? undefined : flushBatch()),
+    );
     decoder.end();
     drain();
     if (adapterConv) for (const c of adapterConv.end()) emitClient(c);
