@@ -207,7 +207,7 @@ export async function relayAggregated(
   res: ServerResponse,
 ): Promise<Outcome> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of up.body) chunks.push(chunk);
+  for await (const chunk of up.body) chunks.push(chunk as Buffer);
   const json = aggregateStream(a.adapter, a.areq, chunks);
   const out = toClientFormat(ctx, a, json);
   const reported = usageOf(a.adapter.format, json);
