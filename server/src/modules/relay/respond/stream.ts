@@ -197,7 +197,7 @@ export async function relayStream(
         for (const c of converted) emitClient(c);
       }
     : emitClient;
-  // The events of one upstream read: the idle deadline counts from the read that completed them.
+  // The events a chunk completed: the idle deadline counts from the chunk that completed them.
   const drain = () => {
     if (!pending.length) return;
     gotEvent = true;
