@@ -41,8 +41,6 @@ export const DEFAULT_CACHE_CREATION_1H_RATIO = 2;
 /** A quota amount never exceeds this (it is a 64-bit column read into a JS number). */
 export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 
-const NO_RATIOS: Record<string, number> = Object.freeze({});
-
 /**
  * Looks a model up in a ratio map: the exact name first, then the longest key that prefixes it
  * (so `gpt-4o-2024-08-06` uses `gpt-4o`, `claude-sonnet-4-20250514` uses `claude-sonnet-4`).
@@ -73,8 +71,7 @@ export function priceOf(t: PriceTables, model: string, userGroup: string, group:
     completionRatio: lookup(t.completionRatio, model) ?? 1,
     cacheRatio: lookup(t.cacheRatio, model) ?? 1,
     cacheCreationRatio: lookup(t.cacheCreationRatio, model) ?? DEFAULT_CACHE_CREATION_RATIO,
-    cacheCreation1hRatio:
-      lookup(t.cacheCreation1hRatio ?? NO_RATIOS, model) ?? DEFAULT_CACHE_CREATION_1H_RATIO,
+    cacheCreation1hRatio: lookup(t.cacheCreation1hRatio ?? {}, model) ?? DEFAULT_CACHE_CREATION_1H_RATIO,
     imageRatio: lookup(t.imageRatio, model) ?? 1,
     audioRatio: lookup(t.audioRatio, model) ?? 1,
     audioCompletionRatio: lookup(t.audioCompletionRatio, model) ?? 1,

@@ -208,7 +208,7 @@ export async function relayStream(
 
   // Deadlines: the first event must come within firstEventSeconds, each next one within idleSeconds of
   // the last (events, not bytes: a trickle that never completes an event does not keep a stream open).
-  // Each read that completes events moves the deadline; one shared timer checks every open stream's.
+  // Each chunk that completes events moves the deadline; one shared timer checks every open stream's.
   const idleMs = settings.idleSeconds > 0 ? settings.idleSeconds * 1000 : 0;
   const firstMs = settings.firstEventSeconds > 0 ? settings.firstEventSeconds * 1000 : idleMs;
   let idledOut = false;

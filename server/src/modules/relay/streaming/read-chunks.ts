@@ -10,8 +10,8 @@ import type { Readable } from 'node:stream';
  * Resolves at the body's end and rejects as that loop would: with the body's error, on a close before
  * the end, or with what a callback threw (the body is then destroyed). Unlike the loop, no async
  * iterator and no promise per chunk: the loop's iterator and its end-of-stream watch cost more than a
- * short stream's whole per-event work. An `afterRead` still pending at the end is skipped (the caller
- * writes what is left with the end of its response).
+ * short stream's whole per-event work. An `afterRead` not yet run when the body ends is skipped (the
+ * caller writes what is left with the end of its response).
  */
 export function readChunks(
   body: Readable,
