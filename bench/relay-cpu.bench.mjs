@@ -11,6 +11,7 @@
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
 //   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
 //   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
+//   BENCH_CPU_PROF=/tmp/c.cpuprofile          CPU profile of the measured cells (start-up left out)
 //   BENCH_TARGETS=route                       only some cells (baseline, relay, route): profile one path
 //   BENCH_OPTIONS='{"LogConsumeEnabled":"false"}'  options set before the run (what a feature costs)
 //   node --cpu-prof --cpu-prof-dir=/tmp/p bench/relay-cpu.bench.mjs   profile our code alone
@@ -390,18 +391,28 @@ try {
   }
   // BENCH_ALLOC_PROF=<file>: an allocation profile of the measured cells, collected objects included
   // (what the garbage collector has to clear), written as a .heapprofile for DevTools.
+  // BENCH_CPU_PROF=<file>: a CPU profile of the measured cells alone (start-up left out), as a .cpuprofile;
+  // BENCH_CPU_PROF_US sets its sampling interval (µs, 100 by default).
   let inspector = null;
-  if (process.env.BENCH_ALLOC_PROF) {
+  if (process.env.BENCH_ALLOC_PROF || process.env.BENCH_CPU_PROF) {
     const { Session } = require('node:inspector');
     inspector = new Session();
     inspector.connect();
     const post = (m, p) => new Promise((res, rej) => inspector.post(m, p, (e, r) => (e ? rej(e) : res(r))));
     inspector.call = post;
-    await post('HeapProfiler.startSampling', {
+  }
+  if (process.env.BENCH_ALLOC_PROF)
+    await inspector.call('HeapProfiler.startSampling', {
       samplingInterval: 1024,
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
+  if (process.env.BENCH_CPU_PROF) {
+    await inspector.call('Profiler.enable');
+    await inspector.call('Profiler.setSamplingInterval', {
+      interval: Number(process.env.BENCH_CPU_PROF_US ?? 100),
+    });
+    await inspector.call('Profiler.start');
   }
   const before = await ledger.balanceOf(session.id);
   const rows = [];
@@ -416,11 +427,15 @@ try {
     }
   }
   await ledger.flush();
-  if (inspector) {
+  if (process.env.BENCH_CPU_PROF) {
+    const { profile } = await inspector.call('Profiler.stop');
+    writeFileSync(process.env.BENCH_CPU_PROF, JSON.stringify(profile));
+  }
+  if (process.env.BENCH_ALLOC_PROF) {
     const { profile } = await inspector.call('HeapProfiler.stopSampling');
     writeFileSync(process.env.BENCH_ALLOC_PROF, JSON.stringify(profile));
-    inspector.disconnect();
   }
+  inspector?.disconnect();
   const { DataSource } = require(join(root, 'node_modules/typeorm'));
   const ds = app.get(DataSource);
   const [{ quota }] = await ds.query('SELECT quota FROM users WHERE id = ?', [session.id]);
