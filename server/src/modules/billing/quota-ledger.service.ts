@@ -496,21 +496,29 @@ export class QuotaLedgerService
     const userId = s.hold.payer.userId;
     this.owe(userId, s.charged - s.hold.reserved - (s.hold.soft ?? 0));
     this.queue.push(s);
-    if (this.queue.length >= FLUSH_AT) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
-      this.timer.unref();
-    }
+    if (this.queue.length >= FLUSH_AT) void this.flush(FLUSH_AT);
+    else this.flushLater();
   }
 
-  /** Writes every queued settlement; resolves when they are committed. */
-  flush(): Promise<void> {
-    if (this.timer) {
+  private flushLater(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Writes the queued settlements; resolves when they are committed. By default every one of them;
+   * with `least`, only batches of at least that many, the rest left to the timer: a batch's fixed work
+   * (its transaction, the balance and counter updates, the commit's index pages) is shared by a full
+   * batch rather than repeated for the few calls settled while the previous batch was written.
+   */
+  flush(least = 1): Promise<void> {
+    if (this.timer && least === 1) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     this.flushing = this.flushing.then(async () => {
-      while (this.queue.length) {
+      while (this.queue.length >= least) {
         // At most FLUSH_AT per transaction: what arrives while one is written (SQLite lets the event
         // loop go between its rows) waits for the next, so no transaction grows with the traffic.
         const batch = this.queue.length > FLUSH_AT ? this.queue.splice(0, FLUSH_AT) : this.queue;
@@ -545,6 +553,7 @@ export class QuotaLedgerService
           this.logger.warn(`write-rate report failed: ${(err as Error).message}`);
         }
       }
+      if (this.queue.length) this.flushLater();
     });
     return this.flushing;
   }
