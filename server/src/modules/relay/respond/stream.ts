@@ -105,8 +105,9 @@ export async function relayStream(
 
   const pending: SseEvent[] = [];
   const decoder = createEventDecoder(a.adapter.framing ?? 'sse', (e) => pending.push(e));
-  // A chunk that names the client's model and carries no usage goes out as the upstream's bytes; once
-  // the first token is timed, its text is only needed if the upstream never reports usage (deferred).
+  // A chunk that names the client's model and carries no usage goes out as the upstream's bytes; its
+  // text is only needed if the upstream never reports usage (held), and before the first token is timed
+  // only if the text alone cannot tell whether it carries any.
   const modelAt = finder(`"model":${JSON.stringify(ctx.model)}`, 1);
   // Events that are not valid JSON are dropped (and counted), never passed on or allowed to end the stream.
   let badEvents = 0;
@@ -126,16 +127,12 @@ export async function relayStream(
         }
         if (
           client === 'openai' &&
-          probe.firstTokenAt &&
           modelAt(data) >= 0 &&
           data.charCodeAt(data.length - 1) === 125 &&
           data.charCodeAt(0) === 123
         ) {
           const at = usageKeyAt(data);
-          if (at < 0 || data.startsWith('"usage":null', at)) {
-            probe.defer(data);
-            return write(formatSse(e));
-          }
+          if ((at < 0 || data.startsWith('"usage":null', at)) && probe.hold(data)) return write(formatSse(e));
         }
         let parsed: JsonObject;
         try {

@@ -1,5 +1,5 @@
 import { textTokens } from '../usage';
-import { UsageProbe } from './usage-probe';
+import { openaiChunkText, UsageProbe } from './usage-probe';
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -57,5 +57,73 @@ describe('UsageProbe', () => {
       usage: { prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 },
     });
     expect(probe.reportedUsage()).toMatchObject({ prompt_tokens: 7, completion_tokens: 9 });
+  });
+
+  describe('openaiChunkText: whether a chunk carries text, without parsing it', () => {
+    const delta = (d: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, delta: d, logprobs: null, finish_reason: null }],
+        ...extra,
+      });
+    const cases: [string, string, boolean | null][] = [
+      ['role only, empty content', delta({ role: 'assistant', content: '', refusal: null }), false],
+      ['role only, no content', delta({ role: 'assistant' }), false],
+      ['null content', delta({ content: null }), false],
+      ['finish chunk', delta({}), false],
+      ['a token', delta({ content: 'Hello' }), true],
+      ['a token of one quote-free space', delta({ content: ' ' }), true],
+      ['reasoning before content', delta({ reasoning_content: 'think', content: null }), true],
+      ['completions text', JSON.stringify({ choices: [{ text: 'Hi', index: 0 }], model: 'm' }), true],
+      ['unicode token', delta({ content: '你好' }), true],
+      ['a token with an escape', delta({ content: 'line\nbreak' }), null],
+      ['an escaped quote', delta({ content: 'say "hi"' }), null],
+      ['tool call', delta({ tool_calls: [{ index: 0, function: { name: 'f', arguments: '' } }] }), null],
+      ['logprobs content array', delta({ content: '' }, { logprobs: { content: [] } }), null],
+      ['a space after the colon', '{"model":"m","choices":[{"delta":{"content": "Hi"}}]}', null],
+      ['a space before the colon', '{"model":"m","choices":[{"delta":{"content" :""}}]}', null],
+      ['content as a value', '{"model":"m","choices":[{"delta":{"role":"content"}}]}', null],
+    ];
+    it.each(cases)('%s', (_label, json, expected) => {
+      expect(openaiChunkText(json)).toBe(expected);
+      if (expected === null) return;
+      // Where it answers, it answers as the parser does.
+      const probe = new UsageProbe('openai');
+      probe.observe(undefined, JSON.parse(json));
+      expect(probe.firstTokenAt > 0).toBe(expected);
+    });
+
+    it('hold times the first token by the text alone and parses nothing before usage is missing', () => {
+      const probe = new UsageProbe('openai');
+      const parse = jest.spyOn(JSON, 'parse');
+      try {
+        expect(probe.hold(delta({ role: 'assistant', content: '' }))).toBe(true);
+        expect(probe.firstTokenAt).toBe(0);
+        const before = Date.now();
+        expect(probe.hold(delta({ content: 'Hello' }))).toBe(true);
+        expect(probe.firstTokenAt).toBeGreaterThanOrEqual(before);
+        const first = probe.firstTokenAt;
+        expect(probe.hold(delta({ content: ' world' }))).toBe(true);
+        expect(probe.firstTokenAt).toBe(first);
+        expect(parse).not.toHaveBeenCalled();
+      } finally {
+        parse.mockRestore();
+      }
+      // Usage never came: the held chunks are read for the tokenizer, the first token's time kept.
+      expect(probe.countedCompletion()).toBe(textTokens('Hello world'));
+      expect(probe.firstTokenAt).toBeGreaterThan(0);
+    });
+
+    it('hold refuses a chunk only a parse can read while the first token is not timed', () => {
+      const probe = new UsageProbe('openai');
+      expect(probe.hold(delta({ content: 'a\nb' }))).toBe(false);
+      expect(probe.countedCompletion()).toBe(0);
+      probe.observe(undefined, JSON.parse(delta({ content: 'a\nb' })));
+      expect(probe.firstTokenAt).toBeGreaterThan(0);
+      // Once timed, every chunk is held.
+      expect(probe.hold(delta({ content: 'c\nd' }))).toBe(true);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { anthropicUsage } from '../formats/anthropic';
 import { geminiUsage } from '../formats/gemini';
 import type { UsageCounts, WireFormat } from '../types';
 import { openaiUsage, textTokens } from '../usage';
-import { asObject } from '../formats/json';
+import { asObject, finder } from '../formats/json';
 
 const BATCH = 4096;
 /** Raw chunk text held unparsed before it is read for the tokenizer (bounds the memory per stream). */
@@ -60,6 +60,21 @@ export class UsageProbe {
         }
       }
     }
+  }
+
+  /**
+   * Holds an OpenAI chunk like `defer`, also before the first token is timed when the chunk's text tells
+   * without a parse whether it carries any (the role-only first chunk, a plain first token); false when
+   * only a parse can tell, the chunk then left to the caller to parse and `observe`.
+   */
+  hold(data: string): boolean {
+    if (!this.firstTokenAt) {
+      const text = openaiChunkText(data);
+      if (text === null) return false;
+      if (text) this.firstTokenAt = Date.now();
+    }
+    this.defer(data);
+    return true;
   }
 
   /**
@@ -137,4 +152,36 @@ export class UsageProbe {
   reportedUsage(): UsageCounts | null {
     return this.reported ?? this.anthropicInput;
   }
+}
+
+/**
+ * The keys of an OpenAI chunk whose string values `observe` counts as text (`tool_calls` aside), as
+ * searches that start after the quote (JSON is full of quotes: a search starting on one stops at each).
+ */
+const TEXT_KEYS = ['"content"', '"reasoning_content"', '"text"'].map((key) => ({
+  at: finder(key, 1),
+  length: key.length,
+}));
+const toolCallsAt = finder('"tool_calls"', 1);
+
+/**
+ * Whether an OpenAI chunk (JSON text of one object) carries text `observe` would count, read without
+ * parsing it: true, false, or null when only a parse can tell. Read only in text without a backslash,
+ * where every quote delimits a string, so `"content"` followed by a colon is that key and nothing else;
+ * each text key must be followed by `:""` or `:null` (none) or a colon and a non-empty string (some);
+ * any other spelling (spaces, an array), a backslash or `tool_calls` leaves it to the parser.
+ */
+export function openaiChunkText(json: string): boolean | null {
+  if (json.indexOf('\\') >= 0) return null;
+  let some = false;
+  for (const key of TEXT_KEYS)
+    for (let at = key.at(json); at >= 0; at = key.at(json, at + key.length)) {
+      const v = at + key.length;
+      if (json.charCodeAt(v) !== 0x3a) return null;
+      if (json.startsWith('""', v + 1) || json.startsWith('null', v + 1)) continue;
+      if (json.charCodeAt(v + 1) !== 0x22) return null;
+      some = true;
+    }
+  if (some) return true;
+  return toolCallsAt(json) >= 0 ? null : false;
 }
