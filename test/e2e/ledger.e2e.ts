@@ -221,4 +221,36 @@ describe('quota ledger reserves', () => {
       1_000_000 - 1800,
     );
   });
+
+  it('a full queue starts a full batch; the few settled meanwhile wait for the timer or an explicit flush', async () => {
+    await set(1_000_000, 1_000);
+    await ledger.flush();
+    const payer = { userId, tokenId: unlimited, tokenUnlimited: true };
+    const seen = await ledger.balanceOf(userId);
+    const transactions = jest.spyOn(t.ds, 'transaction');
+    for (let i = 0; i < 300; i++)
+      ledger.settle({
+        hold: ledger.holdIfTrustedNow(payer, 10, 100) ?? (await ledger.holdIfTrusted(payer, 10, 100))!,
+        channelId: 0,
+        charged: 2,
+        failed: false,
+        log: { ...draft(i), content: '', request_id: `full-${i}` },
+        stat: null,
+      });
+    // The flush the 256th settlement started, and only it.
+    await (ledger as unknown as { flushing: Promise<void> }).flushing;
+    const count = async () =>
+      Number((await t.ds.query(`SELECT COUNT(*) AS n FROM logs WHERE request_id LIKE 'full-%'`))[0].n);
+    expect(transactions.mock.calls.length).toBe(1);
+    expect(await count()).toBe(256);
+    // Still charged on this node while unwritten: the balance it reads counts all 300.
+    expect(await ledger.balanceOf(userId)).toBe(seen - 600);
+    await ledger.flush();
+    expect(transactions.mock.calls.length).toBe(2);
+    transactions.mockRestore();
+    expect(await count()).toBe(300);
+    expect(Number((await t.ds.getRepository(User).findOneByOrFail({ id: userId })).quota)).toBe(
+      1_000_000 - 600,
+    );
+  });
 });
