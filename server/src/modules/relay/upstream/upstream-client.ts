@@ -18,6 +18,7 @@ import { RelayError, sanitizeUpstreamText } from '../errors';
 import type { ProviderAdapter } from '../types';
 import { sparkCall, UpstreamResponse } from './spark-transport';
 import { awaitFirstByte } from './first-byte';
+import { readChunks } from '../streaming/read-chunks';
 import type { Attempt } from '../lifecycle/attempt-plan';
 
 export type { UpstreamResponse } from './spark-transport';
@@ -240,7 +241,15 @@ export function timeoutError(reason: string): RelayError {
   return e;
 }
 
-/** Reads an answer's body to the end within the whole-request deadline; a stall or a cut is a retryable upstream failure. */
+const noAfterRead = (): undefined => undefined;
+
+/**
+ * Reads an answer's body to the end within the whole-request deadline; a stall or a cut is a retryable
+ * upstream failure. The text as undici's `body.text()` gives it (UTF-8, a leading BOM dropped), read by
+ * the body's events: `text()` left each call's request, body and handler objects reachable long enough
+ * to outlive a young-generation collection (1.2–1.4 MB promoted per scavenge against 0.2 MB, and
+ * scavenges two to three times as long, in the non-stream profile).
+ */
 export async function readAnswer(up: UpstreamResponse, deadlineAt: number): Promise<string> {
   let timer: NodeJS.Timeout | null = null;
   let late = false;
@@ -254,7 +263,9 @@ export async function readAnswer(up: UpstreamResponse, deadlineAt: number): Prom
     );
   }
   try {
-    return await up.body.text();
+    const parts: Buffer[] = [];
+    await readChunks(up.body, (chunk) => parts.push(chunk), noAfterRead);
+    return utf8Text(parts.length === 1 ? parts[0] : Buffer.concat(parts));
   } catch (err) {
     if (late || err instanceof undiciErrors.BodyTimeoutError)
       throw timeoutError('the upstream stopped sending its answer');
@@ -330,4 +341,10 @@ async function readLimited(body: UpstreamResponse['body'], max: number): Promise
     if (out.length < max) out += (chunk as Buffer).toString('utf8');
   }
   return out.slice(0, max);
+}
+
+/** Bytes as text the way the Fetch standard's UTF-8 decode reads them (undici's `text()`): a BOM dropped. */
+export function utf8Text(b: Buffer): string {
+  const start = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  return b.toString('utf8', start);
 }
