@@ -198,20 +198,25 @@ describe('quota ledger reserves', () => {
     expect(Number(token.used_quota)).toBe(Number(tokenBefore.used_quota) + 2 * (5 + 7));
   });
 
-  it('writes a large queue in transactions of at most 256 settlements', async () => {
-    await set(1_000_000, 1_000);
-    await ledger.flush();
+  /** Settles `n` calls of the unlimited token at `charged` each, logged with request ids `prefix-i`. */
+  const settleMany = async (n: number, charged: number, prefix: string) => {
     const payer = { userId, tokenId: unlimited, tokenUnlimited: true };
-    const transactions = jest.spyOn(t.ds, 'transaction');
-    for (let i = 0; i < 600; i++)
+    for (let i = 0; i < n; i++)
       ledger.settle({
         hold: ledger.holdIfTrustedNow(payer, 10, 100) ?? (await ledger.holdIfTrusted(payer, 10, 100))!,
         channelId: 0,
-        charged: 3,
+        charged,
         failed: false,
-        log: { ...draft(i), content: '', request_id: `bounded-${i}` },
+        log: { ...draft(i), content: '', request_id: `${prefix}-${i}` },
         stat: null,
       });
+  };
+
+  it('writes a large queue in transactions of at most 256 settlements', async () => {
+    await set(1_000_000, 1_000);
+    await ledger.flush();
+    const transactions = jest.spyOn(t.ds, 'transaction');
+    await settleMany(600, 3, 'bounded');
     await ledger.flush();
     expect(transactions.mock.calls.length).toBe(3);
     transactions.mockRestore();
@@ -225,18 +230,9 @@ describe('quota ledger reserves', () => {
   it('a full queue starts a full batch; the few settled meanwhile wait for the timer or an explicit flush', async () => {
     await set(1_000_000, 1_000);
     await ledger.flush();
-    const payer = { userId, tokenId: unlimited, tokenUnlimited: true };
     const seen = await ledger.balanceOf(userId);
     const transactions = jest.spyOn(t.ds, 'transaction');
-    for (let i = 0; i < 300; i++)
-      ledger.settle({
-        hold: ledger.holdIfTrustedNow(payer, 10, 100) ?? (await ledger.holdIfTrusted(payer, 10, 100))!,
-        channelId: 0,
-        charged: 2,
-        failed: false,
-        log: { ...draft(i), content: '', request_id: `full-${i}` },
-        stat: null,
-      });
+    await settleMany(300, 2, 'full');
     // The flush the 256th settlement started, and only it.
     await (ledger as unknown as { flushing: Promise<void> }).flushing;
     const count = async () =>
