@@ -169,7 +169,9 @@ const toolCallsAt = finder('"tool_calls"', 1);
  * parsing it: true, false, or null when only a parse can tell. Read only in text without a backslash,
  * where every quote delimits a string, so `"content"` followed by a colon is that key and nothing else;
  * each text key must be followed by `:""` or `:null` (none) or a colon and a non-empty string (some);
- * any other spelling (spaces, an array), a backslash or `tool_calls` leaves it to the parser.
+ * any other spelling (spaces, an array), a backslash or `tool_calls` leaves it to the parser. The keys
+ * are found at any depth: in OpenAI's chunk schema the only string-valued `content`, `reasoning_content`
+ * and `text` are the delta's and the choice's, the ones `observe` reads.
  */
 export function openaiChunkText(json: string): boolean | null {
   if (json.indexOf('\\') >= 0) return null;
