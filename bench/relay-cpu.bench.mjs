@@ -11,6 +11,7 @@
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
 //   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
 //   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
+//   BENCH_ALLOC_SURVIVORS=1                   … of what outlived a young-generation collection only
 //   BENCH_CPU_PROF=/tmp/c.cpuprofile          CPU profile of the measured cells (start-up left out)
 //   BENCH_TARGETS=route                       only some cells (baseline, relay, route): profile one path
 //   BENCH_OPTIONS='{"LogConsumeEnabled":"false"}'  options set before the run (what a feature costs)
@@ -405,7 +406,9 @@ try {
     await inspector.call('HeapProfiler.startSampling', {
       samplingInterval: 1024,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // BENCH_ALLOC_SURVIVORS=1: only what outlived a young-generation collection (what scavenges copy
+      // and promote), the objects the minor GC collected left out.
+      includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOC_SURVIVORS !== '1',
     });
   if (process.env.BENCH_CPU_PROF) {
     await inspector.call('Profiler.enable');
