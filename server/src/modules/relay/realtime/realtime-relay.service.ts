@@ -64,7 +64,7 @@ import { RESPONSES_SOCKET_PATH, ResponsesSocket } from './responses-socket';
 
 const MAX_ERROR_BODY = 64 * 1024;
 /** How long a session closed by the gateway may take to finish its closing handshakes. */
-const CLOSE_GRACE_MS = 3000;
+export const CLOSE_GRACE_MS = 3000;
 const noop = () => undefined;
 
 interface Opened {
@@ -89,6 +89,8 @@ export class RealtimeRelay implements OnModuleDestroy {
   /** Idle limit of a session (STREAMING_TIMEOUT); 0 = none. */
   readonly idleMs: number;
   readonly idleSeconds: number;
+  /** How long a closing session waits for both closing handshakes before it drops the sockets. */
+  closeGraceMs = CLOSE_GRACE_MS;
   private server: Server | null = null;
   private closing = false;
   /** `/v1/responses` upgrades: the Responses API over a WebSocket, served by the HTTP relay. */
@@ -559,7 +561,7 @@ class RealtimeSession {
       const force = setTimeout(() => {
         this.client.terminate();
         this.upstream.terminate();
-      }, CLOSE_GRACE_MS);
+      }, this.host.closeGraceMs);
       force.unref();
       void this.closed.then(() => clearTimeout(force));
     }
