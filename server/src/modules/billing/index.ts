@@ -3,7 +3,15 @@
  * it so); everything else under modules/billing/ is the module's own.
  */
 export { BillingModule } from './billing.module';
-export { clampQuota, fixedQuota, priceOf, priceTablesFrom, reserveQuota, usageQuota } from './pricing';
+export {
+  clampQuota,
+  fixedQuota,
+  PriceMemo,
+  priceOf,
+  priceTablesFrom,
+  reserveQuota,
+  usageQuota,
+} from './pricing';
 export type { Price, PriceTables } from './pricing';
 export { IN_PROGRESS, InsufficientQuota, QuotaLedgerService } from './quota-ledger.service';
 export type { Hold, LogDraft, Payer } from './quota-ledger.service';

@@ -1,5 +1,14 @@
 import { emptyUsage } from './usage-counts';
-import { clampQuota, lookup, MAX_QUOTA, priceOf, PriceTables, reserveQuota, usageQuota } from './pricing';
+import {
+  clampQuota,
+  lookup,
+  MAX_QUOTA,
+  PriceMemo,
+  priceOf,
+  PriceTables,
+  reserveQuota,
+  usageQuota,
+} from './pricing';
 
 const tables = (over: Partial<PriceTables> = {}): PriceTables => ({
   quotaPerUnit: 500000,
@@ -75,5 +84,79 @@ describe('pricing', () => {
     expect(clampQuota(-5)).toBe(0);
     const p = priceOf(tables(), 'gpt-4o', 'default', 'default')!;
     expect(reserveQuota(p, 1e300, 1e300, 500)).toBe(MAX_QUOTA);
+  });
+});
+
+/** Options as the memo reads them: the tables above, a revision an update bumps. */
+class Options {
+  revision = 0;
+  reads = 0;
+  constructor(public t: PriceTables) {}
+  num(): number {
+    return this.t.quotaPerUnit;
+  }
+  json(key: string): never {
+    this.reads++;
+    const name = (key[0].toLowerCase() + key.slice(1)) as keyof PriceTables;
+    return (this.t[name] ?? {}) as never;
+  }
+  update(over: Partial<PriceTables>): void {
+    this.t = { ...this.t, ...over };
+    this.revision++;
+  }
+}
+
+describe('PriceMemo', () => {
+  const cases: [string, string, string][] = [
+    ['gpt-4o', 'default', 'default'],
+    ['gpt-4o-2024-08-06', 'default', 'default'],
+    ['claude-sonnet-4', 'vip', 'default'],
+    ['claude-sonnet-4', 'default', 'vip'],
+    ['dall-e-3', 'vip', 'vip'],
+  ];
+
+  it('gives what priceOf gives, for every model and pair of groups', () => {
+    const memo = new PriceMemo(new Options(tables()));
+    for (let round = 0; round < 2; round++)
+      for (const [model, userGroup, group] of cases)
+        expect(memo.price(model, userGroup, group)).toEqual(priceOf(tables(), model, userGroup, group));
+    expect(memo.price('mystery-model', 'default', 'default')).toBeNull();
+  });
+
+  it('reads the tables once per revision and shares one frozen price between calls', () => {
+    const o = new Options(tables());
+    const memo = new PriceMemo(o);
+    const first = memo.price('gpt-4o', 'default', 'default')!;
+    const reads = o.reads;
+    expect(memo.price('gpt-4o', 'default', 'default')).toBe(first);
+    expect(o.reads).toBe(reads);
+    expect(Object.isFrozen(first)).toBe(true);
+    // The pair of groups is part of the key: vip calling through default pays GroupGroupRatio's 0.8.
+    expect(memo.price('gpt-4o', 'vip', 'default')!.groupRatio).toBe(0.8);
+    expect(memo.price('gpt-4o', 'default', 'vip')!.groupRatio).toBe(0.5);
+  });
+
+  it('prices again after the options change, and picks up a model priced since', () => {
+    const o = new Options(tables());
+    const memo = new PriceMemo(o);
+    expect(memo.price('gpt-4o', 'default', 'default')!.modelRatio).toBe(1.25);
+    expect(memo.price('new-model', 'default', 'default')).toBeNull();
+    o.update({ modelRatio: { 'gpt-4o': 2.5, 'new-model': 3 } });
+    expect(memo.price('gpt-4o', 'default', 'default')!.modelRatio).toBe(2.5);
+    expect(memo.price('new-model', 'default', 'default')!.modelRatio).toBe(3);
+    expect(memo.tables().modelRatio).toEqual({ 'gpt-4o': 2.5, 'new-model': 3 });
+  });
+
+  it('keeps a bounded number of prices however many model names callers send', () => {
+    const memo = new PriceMemo(new Options(tables()));
+    const first = memo.price('gpt-4o-0', 'default', 'default');
+    for (let i = 1; i <= 5000; i++) memo.price(`gpt-4o-${i}`, 'default', 'default');
+    const kept = (memo as unknown as { size: number }).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(4096);
+    // Started again past the bound: the first name is priced afresh (equal, not the same object).
+    const again = memo.price('gpt-4o-0', 'default', 'default');
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
   });
 });

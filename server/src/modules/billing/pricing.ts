@@ -167,3 +167,54 @@ export function priceTablesFrom(o: PriceOptions): PriceTables {
     groupGroupRatio: o.json('GroupGroupRatio'),
   };
 }
+
+/** Prices a memo keeps before it starts again (model names come from callers: any prefix of a key is priced). */
+const PRICE_MEMO_LIMIT = 4096;
+
+/**
+ * The priced models' prices by group, kept until the options change (`revision`): a request's price is
+ * three map reads instead of the tables' nine searches, each of which, for a model a table does not name,
+ * lists and tries every key of the table as a prefix. Unpriced models are not kept (their price is
+ * looked up again, as before), and the memo starts again past PRICE_MEMO_LIMIT prices. A kept price is
+ * frozen: every call of the model and groups shares it.
+ */
+export class PriceMemo {
+  private revision = NaN;
+  private current: PriceTables | null = null;
+  /** By the user's group, then the group called through, then the model. */
+  private readonly prices = new Map<string, Map<string, Map<string, Price>>>();
+  private size = 0;
+
+  constructor(private readonly options: PriceOptions & { readonly revision: number }) {}
+
+  /** The price tables as the options hold them now. */
+  tables(): PriceTables {
+    if (this.options.revision !== this.revision || !this.current) {
+      this.current = priceTablesFrom(this.options);
+      this.revision = this.options.revision;
+      this.prices.clear();
+      this.size = 0;
+    }
+    return this.current;
+  }
+
+  /** `priceOf(tables(), model, userGroup, group)`. */
+  price(model: string, userGroup: string, group: string): Price | null {
+    const tables = this.tables();
+    const kept = this.prices.get(userGroup)?.get(group)?.get(model);
+    if (kept) return kept;
+    const price = priceOf(tables, model, userGroup, group);
+    if (!price) return null;
+    if (this.size >= PRICE_MEMO_LIMIT) {
+      this.prices.clear();
+      this.size = 0;
+    }
+    let groups = this.prices.get(userGroup);
+    if (!groups) this.prices.set(userGroup, (groups = new Map<string, Map<string, Price>>()));
+    let models = groups.get(group);
+    if (!models) groups.set(group, (models = new Map<string, Price>()));
+    models.set(model, Object.freeze(price));
+    this.size++;
+    return price;
+  }
+}

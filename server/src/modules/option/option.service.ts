@@ -38,6 +38,8 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   private readonly raw = new Map<string, string>();
   private readonly parsed = new Map<string, unknown>();
   private resync?: NodeJS.Timeout;
+  /** Counts every value stored in memory: what was derived from the options at one count is current. */
+  revision = 0;
 
   constructor(
     @InjectRepository(OptionRow) private readonly repo: Repository<OptionRow>,
@@ -85,6 +87,7 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   private put(def: OptionDef, value: string): void {
     this.raw.set(def.key, value);
     this.parsed.set(def.key, parseOptionValue(def, value));
+    this.revision++;
     // Read on every request before any module is reached, so it lives with the language picker.
     if (def.key === 'DefaultLanguage') setDefaultLang(value === 'en' ? 'en' : 'zh');
   }

@@ -13,7 +13,7 @@ import type { ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { parseApiKey } from '../../../common/api-key';
 import { Role, TokenStatus, UserStatus } from '../../../database/entities';
-import { Price, priceOf, priceTablesFrom } from '../../billing';
+import { Price, PriceMemo, priceOf } from '../../billing';
 import { OptionService } from '../../option';
 import { UserCacheService, UserSnapshot } from '../../user';
 import { UserGroupsService } from '../../user';
@@ -41,6 +41,8 @@ export interface Caller {
 
 @Injectable()
 export class RelayAdmission {
+  private readonly prices: PriceMemo;
+
   constructor(
     private readonly cache: RelayCacheService,
     private readonly users: UserCacheService,
@@ -49,7 +51,9 @@ export class RelayAdmission {
     private readonly health: ChannelHealthService,
     private readonly limits: RateLimitService,
     private readonly scoped: ScopedLimitService,
-  ) {}
+  ) {
+    this.prices = new PriceMemo(options);
+  }
 
   /**
    * The caller of an API key: the key's token and user with every status rule applied. No promise when
@@ -127,11 +131,11 @@ export class RelayAdmission {
       group = found ?? auto[0] ?? user.group;
     }
 
-    const tables = priceTablesFrom(this.options);
-    let price: Price | null = priceOf(tables, model, user.group, group);
+    let price: Price | null = this.prices.price(model, user.group, group);
     if (!price) {
       if (!this.options.bool('SelfUseModeEnabled') && !user.acceptUnsetModel)
         throw relayFail(403, 'relay_model_unpriced', { model }, 'model_price_error');
+      const tables = this.prices.tables();
       price = { ...priceOf({ ...tables, modelRatio: { [model]: 0 } }, model, user.group, group)! };
     }
 
