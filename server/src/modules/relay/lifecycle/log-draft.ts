@@ -69,13 +69,22 @@ const otherText: (other: Record<string, unknown>) => string = fastJson({
   additionalProperties: true,
 });
 
-/** `other` as text; a value the schema refuses (a NaN ratio) falls back to JSON.stringify's rendering. */
+/**
+ * `other` as text; a value the schema refuses (a NaN ratio) falls back to JSON.stringify's rendering.
+ * The serialiser builds its text by concatenation: a rope of some fifty strings (about 1.3 KB of heap
+ * for 340 characters) that would wait in the settlement queue until its batch is written, copied by
+ * each young-generation collection on the way and then promoted. Reading a character flattens it into
+ * one string (about 350 bytes) at once; the flattening happens anyway when SQLite binds the text.
+ */
 export function serialiseOther(other: Record<string, unknown>): string {
+  let text: string;
   try {
-    return otherText(other);
+    text = otherText(other);
   } catch {
     return JSON.stringify(other);
   }
+  // The read is used (every object's text starts with `{`), so an optimising compiler cannot drop it.
+  return text.charCodeAt(0) === 0x7b ? text : JSON.stringify(other);
 }
 
 /** A consume-log row: the call's tokens and charge, and in `other` the prices that made the charge. */
