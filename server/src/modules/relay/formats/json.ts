@@ -90,11 +90,12 @@ export function withModelName<T extends string | Buffer>(json: T, model: string)
     if (c === 0x5c) i++;
     else if (c === 0x22) {
       const name = JSON.stringify(model);
-      return (
-        typeof json === 'string'
-          ? json.slice(0, start) + name + json.slice(i + 1)
-          : Buffer.concat([json.subarray(0, start), Buffer.from(name), json.subarray(i + 1)])
-      ) as T;
+      if (typeof json !== 'string')
+        return Buffer.concat([json.subarray(0, start), Buffer.from(name), json.subarray(i + 1)]) as T;
+      // The name is there already, spelled the same (an upstream that echoes the caller's model): the
+      // text itself, not a copy of it in three pieces.
+      if (i + 1 - start === name.length && json.startsWith(name, start)) return json;
+      return (json.slice(0, start) + name + json.slice(i + 1)) as T;
     }
   }
   return null;

@@ -8,6 +8,15 @@ describe('withModelName', () => {
     expect(withModelName(Buffer.from(text), 'gpt-4o')!.toString()).toBe(want);
   });
 
+  it('gives the text itself when the name is already there, spelled the same', () => {
+    const text = '{"id":"x","model":"gpt-4o","usage":{}}';
+    expect(withModelName(text, 'gpt-4o')).toBe(text);
+    // Spelled otherwise (an escape), or a longer name sharing the start: rewritten.
+    expect(withModelName('{"model":"gpt\\u002d4o"}', 'gpt-4o')).toBe('{"model":"gpt-4o"}');
+    expect(withModelName('{"model":"gpt-4o-mini"}', 'gpt-4o')).toBe('{"model":"gpt-4o"}');
+    expect(withModelName('{"model":"gpt-4o"}', 'gpt-4o-mini')).toBe('{"model":"gpt-4o-mini"}');
+  });
+
   it('writes the new name as a JSON string and skips escapes inside the old one', () => {
     expect(withModelName('{"model":"a\\"b\\\\","n":1}', 'x"y')).toBe('{"model":"x\\"y","n":1}');
     expect(withModelName('{"model":"","n":1}', '模型')).toBe('{"model":"模型","n":1}');
