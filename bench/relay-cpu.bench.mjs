@@ -7,6 +7,7 @@
 //
 //   node bench/relay-cpu.bench.mjs            20,000 requests per cell, concurrency 1 and 16
 //   BENCH_REQUESTS=n BENCH_MODES=stream       narrow a run
+//   BENCH_SLICES=10                           cells taken in turn, a tenth at a time (a shared machine)
 //   BENCH_DIST=/tmp/old/dist                  measure another build (same node_modules)
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
 //   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
@@ -48,6 +49,9 @@ const optional = (path) => {
 const { SqliteCheckpoints } = optional('server/src/database/sqlite-checkpoints.service.js');
 
 const N = Number(process.env.BENCH_REQUESTS ?? 20_000);
+// BENCH_SLICES=k: each cell's requests in k slices, the cells' slices taken in turn (baseline, relay,
+// route, baseline, ...), so that a machine whose speed drifts during the run moves every cell alike.
+const SLICES = Math.max(1, Math.floor(Number(process.env.BENCH_SLICES ?? 1)) || 1);
 const modes = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
 // Which cells run (profiling one path alone): baseline, relay (the service), route (route + service).
 const targets = (process.env.BENCH_TARGETS ?? 'baseline,relay,route').split(',');
@@ -181,9 +185,17 @@ async function api(base, cookie, method, path, body) {
 // cell that caused it, not left for the next one.
 let settleQueued = async () => {};
 
-async function run(label, n, concurrency, one) {
-  for (let i = 0; i < Math.min(2000, n); i++) await one(); // warm-up
+async function warm(n, one) {
+  for (let i = 0; i < Math.min(2000, n); i++) await one();
   await settleQueued();
+}
+
+async function run(label, n, concurrency, one) {
+  await warm(n, one);
+  return measure(label, n, concurrency, one);
+}
+
+async function measure(label, n, concurrency, one) {
   const cpu = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   let next = 0;
@@ -422,11 +434,31 @@ try {
   for (const mode of modes) {
     const stream = mode === 'stream';
     for (const c of [1, 16]) {
-      const cell = (label, on, fn) =>
-        targets.includes(on) ? run(label, N, c, fn) : { label, n: 0, concurrency: c, cpuUsPerReq: NaN };
-      rows.push({ mode, ...(await cell('baseline', 'baseline', baseline(stream))) });
-      rows.push({ mode, ...(await cell('gatehouse', 'relay', gateway(stream))) });
-      rows.push({ mode, ...(await cell('gatehouse (route)', 'route', viaRoute(stream))) });
+      const cells = [
+        ['baseline', 'baseline', baseline(stream)],
+        ['gatehouse', 'relay', gateway(stream)],
+        ['gatehouse (route)', 'route', viaRoute(stream)],
+      ];
+      if (SLICES === 1) {
+        const cell = (label, on, fn) =>
+          targets.includes(on) ? run(label, N, c, fn) : { label, n: 0, concurrency: c, cpuUsPerReq: NaN };
+        for (const [label, on, fn] of cells) rows.push({ mode, ...(await cell(label, on, fn)) });
+        continue;
+      }
+      // Slices: every cell warmed, then a slice of each in turn, SLICES times; a cell's figure is the sum.
+      const sums = cells.map(([label]) => ({ label, n: 0, concurrency: c, cpuUs: 0, wallMs: 0 }));
+      for (const [, on, fn] of cells) if (targets.includes(on)) await warm(N, fn);
+      for (let slice = 0; slice < SLICES; slice++)
+        for (const [i, [label, on, fn]] of cells.entries()) {
+          if (!targets.includes(on)) continue;
+          const n = Math.floor(N / SLICES) + (slice < N % SLICES ? 1 : 0);
+          const r = await measure(label, n, c, fn);
+          sums[i].n += n;
+          sums[i].cpuUs += r.cpuUsPerReq * n;
+          sums[i].wallMs += r.wallMs;
+        }
+      for (const { cpuUs, ...sum } of sums)
+        rows.push({ mode, ...sum, cpuUsPerReq: sum.n ? cpuUs / sum.n : NaN });
     }
   }
   await ledger.flush();
@@ -446,7 +478,7 @@ try {
   const [{ s: billed }] = await ds.query('SELECT SUM(quota) AS s FROM logs WHERE type = 2');
 
   console.log(
-    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up (node ${process.version})`,
+    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''} (node ${process.version})`,
   );
   console.log(
     'mode        concurrency  baseline µs/req  relay µs/req  route+relay µs/req  added µs/req  ratio',
@@ -522,7 +554,14 @@ try {
   writeFileSync(
     file,
     JSON.stringify(
-      { node: process.version, requests: N, cells: out, logs: Number(logs), billed: Number(billed) },
+      {
+        node: process.version,
+        requests: N,
+        slices: SLICES,
+        cells: out,
+        logs: Number(logs),
+        billed: Number(billed),
+      },
       null,
       2,
     ),
