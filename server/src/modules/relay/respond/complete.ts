@@ -83,7 +83,7 @@ function passedOn(ctx: RelayContext, text: string): { text: string; usage: Usage
   if (errorKeyAt(text) >= 0 || text.includes('\\u007')) return null;
   const at = text.lastIndexOf('"usage"');
   if (at < 0 || usageKeyAt(text) !== at) return null;
-  const usage = usageFromTail('openai', text);
+  const usage = usageFromTail('openai', text, at);
   if (!usage || usage.prompt_tokens + usage.completion_tokens <= 0) return null;
   const named = withModelName(text, ctx.model);
   return named === null ? null : { text: named, usage };
@@ -166,17 +166,25 @@ const TAIL = 64 * 1024;
 
 /**
  * The usage object at the end of an answer's text (`"usage"` or Gemini's `"usageMetadata"`); null when
- * the last such key's value is not an object (`"usage": null`, say).
+ * the last such key's value is not an object (`"usage": null`, say). `at`: where the caller found that
+ * last key already.
  */
-export function usageFromTail(format: WireFormat, tail: string): UsageCounts | null {
+export function usageFromTail(format: WireFormat, tail: string, at = -1): UsageCounts | null {
   const key = format === 'gemini' ? '"usageMetadata"' : '"usage"';
-  const at = tail.lastIndexOf(key);
+  if (at < 0) at = tail.lastIndexOf(key);
   if (at < 0) return null;
   // `:` and `{` after the key, JSON whitespace around the colon (character codes: no string per character).
   let open = skipSpace(tail, at + key.length);
   if (tail.charCodeAt(open) !== 0x3a) return null;
   open = skipSpace(tail, open + 1);
   if (tail.charCodeAt(open) !== 0x7b) return null;
+  // The closing brace found by the braces alone first (a few searches; usage objects hold numbers and
+  // objects of numbers): a brace inside a string would put the end inside a string or before text
+  // that follows the object, and either fails to parse, so a parse that succeeds read exactly the
+  // object. Then character by character, strings skipped.
+  const end = braceEnd(tail, open);
+  const fast = end < 0 ? undefined : parseUsage(format, tail.slice(open, end + 1));
+  if (fast !== undefined) return fast;
   let depth = 0;
   let inString = false;
   for (let i = open; i < tail.length; i++) {
@@ -186,19 +194,36 @@ export function usageFromTail(format: WireFormat, tail: string): UsageCounts | n
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b) depth++;
-    else if (c === 0x7d && --depth === 0) {
-      try {
-        const value = JSON.parse(tail.slice(open, i + 1)) as JsonObject;
-        return usageOf(
-          format,
-          (format === 'gemini' ? { usageMetadata: value } : { usage: value }) as unknown as JsonObject,
-        );
-      } catch {
-        return null;
-      }
-    }
+    else if (c === 0x7d && --depth === 0) return parseUsage(format, tail.slice(open, i + 1)) ?? null;
   }
   return null;
+}
+
+/** The usage in an object's text; undefined when the text is not JSON. */
+function parseUsage(format: WireFormat, text: string): UsageCounts | null | undefined {
+  let value: JsonObject;
+  try {
+    value = JSON.parse(text) as JsonObject;
+  } catch {
+    return undefined;
+  }
+  return usageOf(
+    format,
+    (format === 'gemini' ? { usageMetadata: value } : { usage: value }) as unknown as JsonObject,
+  );
+}
+
+/** The `}` that balances the `{` at `open`, counting braces only (strings not told apart); -1 if none. */
+function braceEnd(text: string, open: number): number {
+  let depth = 0;
+  let next = open;
+  for (let from = open; ;) {
+    const close = text.indexOf('}', from);
+    if (close < 0) return -1;
+    for (; next >= 0 && next < close; next = text.indexOf('{', next + 1)) depth++;
+    if (--depth === 0) return close;
+    from = close + 1;
+  }
 }
 
 /** The index of the first character at or after `i` that is not JSON whitespace. */

@@ -37,6 +37,23 @@ describe('usageFromTail', () => {
       completion_tokens: 5,
       cached_tokens: 8,
     });
+    // Braces in strings that would mislead a count of braces: one of each (the counts cancel), an
+    // opening one alone (the count runs past the object), a closing one alone (it stops in a string).
+    for (const note of ['{ }', '{', '}', '} {', '{"}']) {
+      const u = {
+        prompt_tokens: 7,
+        note,
+        completion_tokens: 2,
+        completion_tokens_details: { reasoning_tokens: 1 },
+      };
+      const t = `{"choices":[],"usage":${JSON.stringify(u)},"model":"m"}`;
+      expect(usageFromTail('openai', t)).toMatchObject({
+        prompt_tokens: 7,
+        completion_tokens: 2,
+        reasoning_tokens: 1,
+      });
+      expect(usageFromTail('openai', t, t.lastIndexOf('"usage"'))).toMatchObject({ prompt_tokens: 7 });
+    }
     // Not an object after the colon, or no colon.
     expect(usageFromTail('openai', '{"usage" \n [1]}')).toBeNull();
     expect(usageFromTail('openai', '{"x":"usage" }')).toBeNull();
