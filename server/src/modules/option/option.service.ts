@@ -38,8 +38,7 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   private readonly raw = new Map<string, string>();
   private readonly parsed = new Map<string, unknown>();
   private resync?: NodeJS.Timeout;
-  /** Counts every value stored in memory: what was derived from the options at one count is current. */
-  revision = 0;
+  private revisions = 0;
 
   constructor(
     @InjectRepository(OptionRow) private readonly repo: Repository<OptionRow>,
@@ -87,9 +86,14 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   private put(def: OptionDef, value: string): void {
     this.raw.set(def.key, value);
     this.parsed.set(def.key, parseOptionValue(def, value));
-    this.revision++;
+    this.revisions++;
     // Read on every request before any module is reached, so it lives with the language picker.
     if (def.key === 'DefaultLanguage') setDefaultLang(value === 'en' ? 'en' : 'zh');
+  }
+
+  /** Counts every value stored in memory: what was derived from the options at one count is current. */
+  get revision(): number {
+    return this.revisions;
   }
 
   /** The stored text of any option (its definition's default until set). */
