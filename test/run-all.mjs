@@ -3,6 +3,7 @@
 // "N passed, N failed" that totals them all. Exits non-zero when anything failed or a runner broke.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -15,8 +16,8 @@ let broken = false;
 
 function run(name, cmd, args, resultFile, parse) {
   console.log(`\n=== ${name} ===`);
-  // Jest runs the server suites in one process on this 2-core machine: every test file's modules stay
-  // in its heap until the end, and the whole run needs more than Node's default old space.
+  // Jest runs each project's suites in one process on this 2-core machine: every test file's modules
+  // stay in its heap until the end, more than Node's default old space for the larger projects.
   const env = {
     ...process.env,
     NODE_OPTIONS:
@@ -49,19 +50,38 @@ if (process.env.GATEHOUSE_SKIP_BUILD !== '1') {
   }
 }
 
-const jestFile = join(out, 'jest.json');
+const jestResult = (j) => ({
+  passed: j.numPassedTests,
+  failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
+});
 // --forceExit: the results are written once every suite has finished; a handle some suite left open (a
-// keep-alive socket, a timer) must not keep the run from going on to the console suites.
-run(
-  'server (jest)',
-  'npx',
-  ['jest', '--json', '--forceExit', `--outputFile=${jestFile}`, ...extra],
-  jestFile,
-  (j) => ({
-    passed: j.numPassedTests,
-    failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
-  }),
-);
+// keep-alive socket, a timer) must not keep the run from going on to the next runner.
+if (extra.length) {
+  // A narrowed run (paths, -t): one Jest process, as asked.
+  const jestFile = join(out, 'jest.json');
+  run(
+    'server (jest)',
+    'npx',
+    ['jest', '--json', '--forceExit', `--outputFile=${jestFile}`, ...extra],
+    jestFile,
+    jestResult,
+  );
+} else {
+  // The whole run: one Jest process per project (unit, each database, conformance, browser). In one
+  // process every test file's modules stay in the heap to the end; past a few gigabytes each full
+  // collection costs seconds, and the suites that collect on purpose (memory checks) pay it each time.
+  const { projects } = createRequire(import.meta.url)(join(root, 'jest.config.js'));
+  for (const { displayName } of projects) {
+    const file = join(out, `jest-${displayName}.json`);
+    run(
+      `server (jest: ${displayName})`,
+      'npx',
+      ['jest', '--json', '--forceExit', '--selectProjects', displayName, `--outputFile=${file}`],
+      file,
+      jestResult,
+    );
+  }
+}
 
 if (!extra.length) {
   for (const ws of ['console-kit', 'host-app']) {

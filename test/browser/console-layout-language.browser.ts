@@ -372,25 +372,30 @@ describe('every console route: layout at desktop and phone widths, one language 
           ['root', admin, ROUTES],
           ['user', user, ROUTES],
         ] as const;
-        for (const [who, p, routes] of passes) {
-          for (const route of routes) {
-            const path = route
-              .replace(':user', String(seeded.user))
-              .replace(':channel', String(seeded.channel));
-            await settled(p, path);
-            if (path === '/log') await expandLogRows(p);
-            const where = `${who} ${path}`;
-            const found = await p.evaluate<{ page: number; elements: string[] }>(OVERFLOW_PROBE);
-            if (found.page > 1 || found.elements.length) problems.push(`${where}: ${JSON.stringify(found)}`);
-            if (viewport.width >= 1440) {
-              const scrolling = await p.evaluate<string[]>(SCROLL_AREAS_PROBE);
-              if (scrolling.length) problems.push(`${where} scrolls sideways: ${scrolling.join('; ')}`);
+        // The three pages are separate browsers: their passes run at once (each page mostly waits for
+        // its network to go quiet), the problems listed in the order they are found.
+        await Promise.all(
+          passes.map(async ([who, p, routes]) => {
+            for (const route of routes) {
+              const path = route
+                .replace(':user', String(seeded.user))
+                .replace(':channel', String(seeded.channel));
+              await settled(p, path);
+              if (path === '/log') await expandLogRows(p);
+              const where = `${who} ${path}`;
+              const found = await p.evaluate<{ page: number; elements: string[] }>(OVERFLOW_PROBE);
+              if (found.page > 1 || found.elements.length)
+                problems.push(`${where}: ${JSON.stringify(found)}`);
+              if (viewport.width >= 1440) {
+                const scrolling = await p.evaluate<string[]>(SCROLL_AREAS_PROBE);
+                if (scrolling.length) problems.push(`${where} scrolls sideways: ${scrolling.join('; ')}`);
+              }
+              const foreign = foreignLines(lang, await p.evaluate<string>('document.body.innerText'));
+              if (foreign.length)
+                problems.push(`${where} not in ${language}: ${foreign.slice(0, 5).join(' | ')}`);
             }
-            const foreign = foreignLines(lang, await p.evaluate<string>('document.body.innerText'));
-            if (foreign.length)
-              problems.push(`${where} not in ${language}: ${foreign.slice(0, 5).join(' | ')}`);
-          }
-        }
+          }),
+        );
         // A server refusal, in the console's language although the browser prefers the other one.
         await settled(visitor, '/login');
         await visitor.getByLabel(lang === 'zh' ? '用户名/邮箱' : 'Username or email').fill(ROOT.username);
