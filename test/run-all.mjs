@@ -2,7 +2,7 @@
 // Runs every suite (server Jest projects, console workspaces' Vitest) and prints one closing line
 // "N passed, N failed" that totals them all. Exits non-zero when anything failed or a runner broke.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -23,6 +23,8 @@ function run(name, cmd, args, resultFile, parse) {
     NODE_OPTIONS:
       `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=10240 --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim(),
   };
+  // A result left by an earlier run must not stand in for a runner that wrote none this time.
+  rmSync(resultFile, { force: true });
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
   if (!existsSync(resultFile)) {
     console.error(`${name}: no result file (exit ${r.status})`);
