@@ -11,6 +11,7 @@
 //   BENCH_DIST=/tmp/old/dist                  measure another build (same node_modules)
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
 //   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
+//   BENCH_STREAM_EVENTS=500                   content events per streamed answer (9 unless set): per-event cost
 //   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
 //   BENCH_ALLOC_SURVIVORS=1                   … of what outlived a young-generation collection only
 //   BENCH_CPU_PROF=/tmp/c.cpuprofile          CPU profile of the measured cells (start-up left out)
@@ -92,7 +93,11 @@ const COMPLETION = JSON.stringify({
   ],
   usage: USAGE,
 });
-const CONTENT = ['Hello', '!', ' This', ' is', ' a', ' fixed', ' benchmark', ' answer', '.'];
+const WORDS = ['Hello', '!', ' This', ' is', ' a', ' fixed', ' benchmark', ' answer', '.'];
+// BENCH_STREAM_EVENTS=n: a streamed answer of n content events (the words over and over), as a long agent
+// answer streams; the upstream still reports the same usage, so the charge per request stays the same.
+const STREAM_EVENTS = Math.max(1, Math.floor(Number(process.env.BENCH_STREAM_EVENTS ?? WORDS.length)) || 1);
+const CONTENT = Array.from({ length: STREAM_EVENTS }, (_, i) => WORDS[i % WORDS.length]);
 const chunk = (delta, finish = null, extra = {}) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
 const STREAM =
@@ -478,7 +483,7 @@ try {
   const [{ s: billed }] = await ds.query('SELECT SUM(quota) AS s FROM logs WHERE type = 2');
 
   console.log(
-    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''} (node ${process.version})`,
+    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''}${STREAM_EVENTS !== WORDS.length ? `, ${STREAM_EVENTS} content events per stream` : ''} (node ${process.version})`,
   );
   console.log(
     'mode        concurrency  baseline µs/req  relay µs/req  route+relay µs/req  added µs/req  ratio',

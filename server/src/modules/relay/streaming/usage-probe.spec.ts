@@ -1,5 +1,5 @@
 import { textTokens } from '../usage';
-import { openaiChunkText, UsageProbe } from './usage-probe';
+import { openaiChunkContent, openaiChunkText, UsageProbe } from './usage-probe';
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -47,6 +47,52 @@ describe('UsageProbe', () => {
     expect(probe.countedCompletion()).toBe(textTokens('hello world'));
   });
 
+  it('reads plain held chunks without a parse, and counts what a parse would', () => {
+    const pieces = Array.from({ length: 400 }, (_, i) => (i % 7 ? ` word${i}` : ` 你好${i}`));
+    const probe = new UsageProbe('openai');
+    const eager = new UsageProbe('openai');
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      // 400 chunks of ~110 bytes pass the 16 KiB holding limit twice: both drains read the text alone.
+      for (const p of pieces) probe.defer(chunk(p));
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    for (const p of pieces) eager.observe(undefined, JSON.parse(chunk(p)));
+    expect(probe.countedCompletion()).toBe(eager.countedCompletion());
+    expect(probe.countedCompletion()).toBe(textTokens(pieces.join('')));
+  });
+
+  it('does not run the tokenizer on a long answer before it knows the usage is missing', () => {
+    type Inside = { counted: number; pending: string };
+    const probe = new UsageProbe('anthropic');
+    probe.observe('message_start', { message: { usage: { input_tokens: 12, output_tokens: 1 } } });
+    const piece = 'const total = items.reduce((sum, x) => sum + x.price, 0);\n';
+    // 59,000 characters of text, in the deltas Claude Code's answers arrive in: held, none counted yet.
+    for (let i = 0; i < 1000; i++)
+      probe.observe('content_block_delta', { type: 'content_block_delta', delta: { text: piece } });
+    expect((probe as unknown as Inside).counted).toBe(0);
+    expect((probe as unknown as Inside).pending).toBe(piece.repeat(1000));
+    probe.observe('message_delta', { usage: { output_tokens: 15_000 } });
+    expect(probe.reportedUsage()).toMatchObject({ prompt_tokens: 12, completion_tokens: 15_000 });
+    // Had the usage not come, the text is all there to count, once.
+    const cut = new UsageProbe('anthropic');
+    for (let i = 0; i < 1000; i++)
+      cut.observe('content_block_delta', { type: 'content_block_delta', delta: { text: piece } });
+    expect(cut.countedCompletion()).toBe(textTokens(piece.repeat(1000)));
+  });
+
+  it('counts a very long answer in batches, so the held text stays bounded', () => {
+    const probe = new UsageProbe('openai');
+    const piece = 'abc '.repeat(50);
+    for (let i = 0; i < 1000; i++) probe.observe(undefined, JSON.parse(chunk(piece)));
+    // 200,000 characters: counted in batches of 65,536 on the way, the rest at the end.
+    expect((probe as unknown as { pending: string }).pending.length).toBeLessThan(65_536);
+    const counted = probe.countedCompletion();
+    expect(Math.abs(counted - textTokens(piece.repeat(1000)))).toBeLessThan(10);
+  });
+
   it('reported usage wins over held text', () => {
     const probe = new UsageProbe('openai');
     probe.observe(undefined, JSON.parse(chunk('first')));
@@ -88,11 +134,32 @@ describe('UsageProbe', () => {
     ];
     it.each(cases)('%s', (_label, json, expected) => {
       expect(openaiChunkText(json)).toBe(expected);
-      if (expected === null) return;
-      // Where it answers, it answers as the parser does.
+      if (expected === null) return expect(openaiChunkContent(json)).toBeNull();
+      // Where it answers, it answers as the parser does, and reads the text the parser reads.
       const probe = new UsageProbe('openai');
       probe.observe(undefined, JSON.parse(json));
       expect(probe.firstTokenAt > 0).toBe(expected);
+      expect(openaiChunkContent(json)).toBe((probe as unknown as { pending: string }).pending);
+    });
+
+    it('leaves a chunk with two text values or text beside a tool call to the parser', () => {
+      expect(openaiChunkContent(delta({ reasoning_content: 'think', content: 'say' }))).toBeNull();
+      expect(
+        openaiChunkContent(
+          JSON.stringify({
+            model: 'm',
+            choices: [
+              { index: 0, delta: { content: 'a' } },
+              { index: 1, delta: { content: 'b' } },
+            ],
+          }),
+        ),
+      ).toBeNull();
+      expect(
+        openaiChunkContent(
+          delta({ content: 'x', tool_calls: [{ index: 0, function: { name: 'f', arguments: '{}' } }] }),
+        ),
+      ).toBeNull();
     });
 
     it('hold times the first token by the text alone and parses nothing before usage is missing', () => {

@@ -4,7 +4,15 @@ import type { UsageCounts, WireFormat } from '../types';
 import { openaiUsage, textTokens } from '../usage';
 import { asObject, finder } from '../formats/json';
 
-const BATCH = 4096;
+/**
+ * Delivered text held for the tokenizer before a batch of it is counted (bounds the memory per stream).
+ * The count is needed only when the upstream reports no usage, which it does at the end of the stream:
+ * counting as the text arrives would run (and, the first time, load) the tokenizer for every long answer
+ * whose usage then comes anyway. So the text waits, up to this many characters.
+ */
+const TOKENIZE_AT = 65_536;
+/** Held text is copied into one string every this many characters (a rope of small pieces costs more). */
+const FLATTEN_EVERY = 4096;
 /** Raw chunk text held unparsed before it is read for the tokenizer (bounds the memory per stream). */
 const DEFER_LIMIT = 16_384;
 
@@ -17,6 +25,8 @@ export class UsageProbe {
   private reported: UsageCounts | null = null;
   private anthropicInput: UsageCounts | null = null;
   private pending = '';
+  /** Length of `pending` when it was last made one string. */
+  private flatAt = 0;
   private counted = 0;
   private deferred: string[] = [];
   private deferredSize = 0;
@@ -91,7 +101,14 @@ export class UsageProbe {
     const held = this.deferred;
     this.deferred = [];
     this.deferredSize = 0;
+    const openai = this.format === 'openai';
     for (const data of held) {
+      // A chunk whose one text value can be read from its text needs no parse (most of a long answer's).
+      const text = openai ? openaiChunkContent(data) : null;
+      if (text !== null) {
+        this.text(text);
+        continue;
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(data);
@@ -132,9 +149,14 @@ export class UsageProbe {
     if (typeof v !== 'string' || !v) return;
     if (!this.firstTokenAt) this.firstTokenAt = Date.now();
     this.pending += v;
-    if (this.pending.length >= BATCH) {
+    const size = this.pending.length;
+    if (size >= TOKENIZE_AT) {
       this.counted += textTokens(this.pending);
       this.pending = '';
+      this.flatAt = 0;
+    } else if (size - this.flatAt >= FLATTEN_EVERY) {
+      this.pending = flat(this.pending);
+      this.flatAt = size;
     }
   }
 
@@ -144,6 +166,7 @@ export class UsageProbe {
     if (this.pending) {
       this.counted += textTokens(this.pending);
       this.pending = '';
+      this.flatAt = 0;
     }
     return this.counted;
   }
@@ -152,6 +175,17 @@ export class UsageProbe {
   reportedUsage(): UsageCounts | null {
     return this.reported ?? this.anthropicInput;
   }
+}
+
+/** Written so that the character read in `flat` is used (an optimising compiler could drop an unused read). */
+let _flatRead = 0;
+/**
+ * A string made of many appended pieces, as one string: V8 copies it into a flat string on the first read
+ * of a character, and the pieces become garbage.
+ */
+function flat(s: string): string {
+  _flatRead = s.charCodeAt(0);
+  return s;
 }
 
 /**
@@ -165,25 +199,33 @@ const TEXT_KEYS = ['"content"', '"reasoning_content"', '"text"'].map((key) => ({
 const toolCallsAt = finder('"tool_calls"', 1);
 
 /**
- * Whether an OpenAI chunk (JSON text of one object) carries text `observe` would count, read without
- * parsing it: true, false, or null when only a parse can tell. Read only in text without a backslash,
- * where every quote delimits a string, so `"content"` followed by a colon is that key and nothing else;
- * each text key must be followed by `:""` or `:null` (none) or a colon and a non-empty string (some);
- * any other spelling (spaces, an array), a backslash or `tool_calls` leaves it to the parser. The keys
- * are found at any depth: in OpenAI's chunk schema the only string-valued `content`, `reasoning_content`
- * and `text` are the delta's and the choice's, the ones `observe` reads.
+ * The text an OpenAI chunk (JSON text of one object) carries for `observe`, read without parsing it: ''
+ * for none, or null when only a parse can tell. Read only in text without a backslash, where every quote
+ * delimits a string, so `"content"` followed by a colon is that key and nothing else, and the next quote
+ * after a value's opening one ends it; each text key must be followed by `:""` or `:null` (none) or a
+ * colon and a string; any other spelling (spaces, an array), a backslash, `tool_calls` or a second text
+ * value (whose order a parse keeps) leaves it to the parser. The keys are found at any depth: in OpenAI's
+ * chunk schema the only string-valued `content`, `reasoning_content` and `text` are the delta's and the
+ * choice's, the ones `observe` reads.
  */
-export function openaiChunkText(json: string): boolean | null {
+export function openaiChunkContent(json: string): string | null {
   if (json.indexOf('\\') >= 0) return null;
-  let some = false;
+  let text = '';
   for (const key of TEXT_KEYS)
     for (let at = key.at(json); at >= 0; at = key.at(json, at + key.length)) {
       const v = at + key.length;
       if (json.charCodeAt(v) !== 0x3a) return null;
       if (json.startsWith('""', v + 1) || json.startsWith('null', v + 1)) continue;
-      if (json.charCodeAt(v + 1) !== 0x22) return null;
-      some = true;
+      if (json.charCodeAt(v + 1) !== 0x22 || text) return null;
+      const end = json.indexOf('"', v + 2);
+      if (end < 0) return null;
+      text = json.slice(v + 2, end);
     }
-  if (some) return true;
-  return toolCallsAt(json) >= 0 ? null : false;
+  return toolCallsAt(json) >= 0 ? null : text;
+}
+
+/** Whether an OpenAI chunk carries text `observe` would count (`openaiChunkContent`), null when only a parse can tell. */
+export function openaiChunkText(json: string): boolean | null {
+  const text = openaiChunkContent(json);
+  return text === null ? null : text.length > 0;
 }
