@@ -12,6 +12,7 @@
 //   BENCH_CONTEXT_KB=200                      agent-sized request bodies (about 200 KiB of conversation)
 //   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
 //   BENCH_STREAM_EVENTS=500                   content events per streamed answer (9 unless set): per-event cost
+//   BENCH_FORMAT=anthropic                    Messages API calls to an Anthropic channel (as Claude Code makes)
 //   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
 //   BENCH_ALLOC_SURVIVORS=1                   … of what outlived a young-generation collection only
 //   BENCH_CPU_PROF=/tmp/c.cpuprofile          CPU profile of the measured cells (start-up left out)
@@ -66,14 +67,18 @@ const MESSAGES = [
   })),
   { role: 'user', content: 'Say hello.' },
 ];
-const MODEL = 'gpt-4o-mini';
+// BENCH_FORMAT=anthropic: POST /v1/messages to an Anthropic channel, answered in the Messages API's
+// format (the path Claude Code takes); OpenAI chat completions otherwise.
+const ANTHROPIC = process.env.BENCH_FORMAT === 'anthropic';
+const MODEL = ANTHROPIC ? 'claude-3-5-haiku' : 'gpt-4o-mini';
+const PATH = ANTHROPIC ? '/v1/messages' : '/v1/chat/completions';
 // BENCH_STREAM_OPTIONS=1: stream requests also ask for usage (`stream_options.include_usage`), as the
 // OpenAI SDKs do when told to and many agent frameworks do by default.
 const STREAM_OPTIONS = process.env.BENCH_STREAM_OPTIONS === '1';
 const streamFields = (stream) =>
   !stream
     ? {}
-    : STREAM_OPTIONS
+    : STREAM_OPTIONS && !ANTHROPIC
       ? { stream: true, stream_options: { include_usage: true } }
       : { stream: true };
 const USAGE = { prompt_tokens: 40, completion_tokens: 40, total_tokens: 80 };
@@ -100,12 +105,50 @@ const STREAM_EVENTS = Math.max(1, Math.floor(Number(process.env.BENCH_STREAM_EVE
 const CONTENT = Array.from({ length: STREAM_EVENTS }, (_, i) => WORDS[i % WORDS.length]);
 const chunk = (delta, finish = null, extra = {}) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
-const STREAM =
+const OPENAI_STREAM =
   chunk({ role: 'assistant', content: '' }) +
   CONTENT.map((c) => chunk({ content: c })).join('') +
   chunk({}, 'stop') +
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, choices: [], usage: USAGE })}\n\n` +
   'data: [DONE]\n\n';
+const event = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const MESSAGE_ID = 'msg_01BenchAnswer0000000000';
+const ANTHROPIC_USAGE = { input_tokens: USAGE.prompt_tokens, output_tokens: USAGE.completion_tokens };
+const ANTHROPIC_MESSAGE = JSON.stringify({
+  id: MESSAGE_ID,
+  type: 'message',
+  role: 'assistant',
+  model: MODEL,
+  content: [{ type: 'text', text: 'Hello! This is a fixed benchmark answer.' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: ANTHROPIC_USAGE,
+});
+const ANTHROPIC_STREAM =
+  event('message_start', {
+    message: {
+      id: MESSAGE_ID,
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: USAGE.prompt_tokens, output_tokens: 1 },
+    },
+  }) +
+  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+  event('ping', {}) +
+  CONTENT.map((text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })).join(
+    '',
+  ) +
+  event('content_block_stop', { index: 0 }) +
+  event('message_delta', {
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: USAGE.completion_tokens },
+  }) +
+  event('message_stop', {});
+const STREAM = ANTHROPIC ? ANTHROPIC_STREAM : OPENAI_STREAM;
 
 /** An in-memory ServerResponse: enough of its surface for the relay's writers. */
 /** A request that emits its body (one chunk, then the end) once both listeners are attached. */
@@ -252,7 +295,7 @@ try {
   });
   const session = { cookie: login.res.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
   const ch = await api(base, session, 'POST', '/api/channel/', {
-    type: 1,
+    type: ANTHROPIC ? 14 : 1,
     name: 'bench',
     key: 'sk-upstream',
     base_url: UPSTREAM,
@@ -282,12 +325,12 @@ try {
   mock.disableNetConnect();
   const pool = mock.get(UPSTREAM);
   pool
-    .intercept({ path: '/v1/chat/completions', method: 'POST' })
+    .intercept({ path: PATH, method: 'POST' })
     .reply((opts) => {
       const stream = String(opts.body).includes('"stream":true');
       return {
         statusCode: 200,
-        data: stream ? STREAM : COMPLETION,
+        data: stream ? STREAM : ANTHROPIC ? ANTHROPIC_MESSAGE : COMPLETION,
         responseOptions: { headers: { 'content-type': stream ? 'text/event-stream' : 'application/json' } },
       };
     })
@@ -302,12 +345,13 @@ try {
   const inbound = (stream) => {
     const body = {
       model: MODEL,
+      ...(ANTHROPIC ? { max_tokens: 1024 } : {}),
       messages: MESSAGES,
       ...streamFields(stream),
     };
     const raw = Buffer.from(JSON.stringify(body));
     return {
-      format: 'openai',
+      format: ANTHROPIC ? 'anthropic' : 'openai',
       mode: 'chat',
       body,
       raw,
@@ -329,6 +373,7 @@ try {
       const body = Buffer.from(
         JSON.stringify({
           model: MODEL,
+          ...(ANTHROPIC ? { max_tokens: 1024 } : {}),
           messages: MESSAGES,
           ...streamFields(stream),
         }),
@@ -337,9 +382,11 @@ try {
       // paused IncomingMessage does.
       const req = new BodyOnListen(body);
       req.method = 'POST';
-      req.url = '/v1/chat/completions';
+      req.url = PATH;
       req.headers = {
-        authorization: `Bearer ${key}`,
+        ...(ANTHROPIC
+          ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' }
+          : { authorization: `Bearer ${key}` }),
         'content-type': 'application/json',
         'content-length': String(body.length),
         'user-agent': 'bench',
@@ -363,7 +410,7 @@ try {
     const req = inbound(stream);
     JSON.parse(req.raw.toString());
     const res = new MemoryResponse();
-    const up = await request(`${UPSTREAM}/v1/chat/completions`, {
+    const up = await request(`${UPSTREAM}${PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' },
       body: req.raw,
@@ -483,7 +530,7 @@ try {
   const [{ s: billed }] = await ds.query('SELECT SUM(quota) AS s FROM logs WHERE type = 2');
 
   console.log(
-    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''}${STREAM_EVENTS !== WORDS.length ? `, ${STREAM_EVENTS} content events per stream` : ''} (node ${process.version})`,
+    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''}${ANTHROPIC ? ', Anthropic Messages API' : ''}${STREAM_EVENTS !== WORDS.length ? `, ${STREAM_EVENTS} content events per stream` : ''} (node ${process.version})`,
   );
   console.log(
     'mode        concurrency  baseline µs/req  relay µs/req  route+relay µs/req  added µs/req  ratio',

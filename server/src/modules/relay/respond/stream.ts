@@ -33,6 +33,9 @@ export interface StreamSettings {
   firstEventSeconds: number;
 }
 
+/** How an Anthropic text delta's JSON begins as Anthropic writes it. */
+const ANTHROPIC_DELTA = '{"type":"content_block_delta"';
+
 /** A stream the upstream ended with an error after part of the answer went out. */
 class StreamBroken extends Error {}
 
@@ -152,6 +155,16 @@ export async function relayStream(
         return write(formatSse(e));
       }
       if (e.event === 'message_stop') upstreamDone = true;
+      // A text delta goes out as the upstream's bytes: its text is read only if the usage never comes
+      // (and before the first token is timed, only if the text alone cannot tell whether it has any).
+      if (
+        client === 'anthropic' &&
+        e.event === 'content_block_delta' &&
+        e.data.startsWith(ANTHROPIC_DELTA) &&
+        e.data.charCodeAt(e.data.length - 1) === 125 &&
+        probe.hold(e.data)
+      )
+        return write(formatSse(e));
       try {
         probe.observe(e.event, JSON.parse(e.data));
       } catch {

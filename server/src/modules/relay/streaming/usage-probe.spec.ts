@@ -1,5 +1,11 @@
 import { textTokens } from '../usage';
-import { openaiChunkContent, openaiChunkText, UsageProbe } from './usage-probe';
+import { anthropicDeltaContent, openaiChunkContent, UsageProbe } from './usage-probe';
+
+/** Whether a chunk carries text, as `hold` reads it before the first token (null: only a parse can tell). */
+const openaiChunkText = (json: string) => {
+  const text = openaiChunkContent(json);
+  return text === null ? null : text.length > 0;
+};
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -105,7 +111,7 @@ describe('UsageProbe', () => {
     expect(probe.reportedUsage()).toMatchObject({ prompt_tokens: 7, completion_tokens: 9 });
   });
 
-  describe('openaiChunkText: whether a chunk carries text, without parsing it', () => {
+  describe('openaiChunkContent: the text a chunk carries, without parsing it', () => {
     const delta = (d: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       JSON.stringify({
         id: 'c1',
@@ -191,6 +197,63 @@ describe('UsageProbe', () => {
       expect(probe.firstTokenAt).toBeGreaterThan(0);
       // Once timed, every chunk is held.
       expect(probe.hold(delta({ content: 'c\nd' }))).toBe(true);
+    });
+  });
+
+  describe('anthropicDeltaContent: the text a Messages API delta carries, without parsing it', () => {
+    const delta = (d: Record<string, unknown>) =>
+      JSON.stringify({ type: 'content_block_delta', index: 0, delta: d });
+    const cases: [string, string, string | null][] = [
+      ['a text delta', delta({ type: 'text_delta', text: 'Hello' }), 'Hello'],
+      ['an empty text delta', delta({ type: 'text_delta', text: '' }), ''],
+      ['unicode text', delta({ type: 'text_delta', text: '你好，世界' }), '你好，世界'],
+      ['thinking', delta({ type: 'thinking_delta', thinking: 'Let me see' }), 'Let me see'],
+      ['a signature', delta({ type: 'signature_delta', signature: 'EqQBCgIYAhIM' }), ''],
+      ['tool input without escapes', delta({ type: 'input_json_delta', partial_json: '' }), ''],
+      ['tool input with quotes', delta({ type: 'input_json_delta', partial_json: '{"path": "a.ts"' }), null],
+      ['text with a line break', delta({ type: 'text_delta', text: 'a\nb' }), null],
+      ['an empty text beside thinking', delta({ type: 'text_delta', text: '', thinking: 'x' }), null],
+      ['a space after the colon', '{"type":"content_block_delta","index":0,"delta":{"text": "Hi"}}', null],
+      ['text as a value', '{"type":"content_block_delta","index":0,"delta":{"type":"text"}}', null],
+    ];
+    it.each(cases)('%s', (_label, json, expected) => {
+      expect(anthropicDeltaContent(json)).toBe(expected);
+      if (expected === null) return;
+      // Where it answers, it reads the text the parser reads.
+      const probe = new UsageProbe('anthropic');
+      probe.observe('content_block_delta', JSON.parse(json));
+      expect((probe as unknown as { pending: string }).pending).toBe(expected);
+      expect(probe.firstTokenAt > 0).toBe(expected.length > 0);
+    });
+
+    it('holds text deltas unparsed, times the first token, and counts them only if usage is missing', () => {
+      const words = Array.from({ length: 300 }, (_, i) => (i % 5 ? ` token${i}` : ` 漢字${i}`));
+      const probe = new UsageProbe('anthropic');
+      const eager = new UsageProbe('anthropic');
+      const parse = jest.spyOn(JSON, 'parse');
+      try {
+        expect(probe.hold(delta({ type: 'text_delta', text: '' }))).toBe(true);
+        expect(probe.firstTokenAt).toBe(0);
+        for (const w of words) expect(probe.hold(delta({ type: 'text_delta', text: w }))).toBe(true);
+        expect(probe.firstTokenAt).toBeGreaterThan(0);
+        // 300 deltas of ~90 bytes pass the 16 KiB holding limit: read by their text alone.
+        expect(parse).not.toHaveBeenCalled();
+      } finally {
+        parse.mockRestore();
+      }
+      for (const w of words)
+        eager.observe('content_block_delta', JSON.parse(delta({ type: 'text_delta', text: w })));
+      expect(probe.countedCompletion()).toBe(eager.countedCompletion());
+      expect(probe.countedCompletion()).toBe(textTokens(words.join('')));
+    });
+
+    it('refuses a delta only a parse can read while the first token is not timed', () => {
+      const probe = new UsageProbe('anthropic');
+      expect(probe.hold(delta({ type: 'text_delta', text: 'a\nb' }))).toBe(false);
+      probe.observe('content_block_delta', JSON.parse(delta({ type: 'text_delta', text: 'a\nb' })));
+      expect(probe.hold(delta({ type: 'input_json_delta', partial_json: '{"a":1}' }))).toBe(true);
+      // A held delta only a parse can read is parsed when the text is needed.
+      expect(probe.countedCompletion()).toBe(textTokens('a\nb{"a":1}'));
     });
   });
 });

@@ -73,13 +73,14 @@ export class UsageProbe {
   }
 
   /**
-   * Holds an OpenAI chunk like `defer`, also before the first token is timed when the chunk's text tells
-   * without a parse whether it carries any (the role-only first chunk, a plain first token); false when
-   * only a parse can tell, the chunk then left to the caller to parse and `observe`.
+   * Holds an OpenAI chunk or an Anthropic `content_block_delta` like `defer`, also before the first token
+   * is timed when the event's text tells without a parse whether it carries any (the role-only first
+   * chunk, a plain first token); false when only a parse can tell, the event then left to the caller to
+   * parse and `observe`.
    */
   hold(data: string): boolean {
     if (!this.firstTokenAt) {
-      const text = openaiChunkText(data);
+      const text = this.heldText(data);
       if (text === null) return false;
       if (text) this.firstTokenAt = Date.now();
     }
@@ -88,8 +89,9 @@ export class UsageProbe {
   }
 
   /**
-   * Holds an OpenAI chunk (JSON text) that carries no usage and whose text only matters for the tokenizer
-   * fallback: it is parsed only if the upstream's usage never comes, or when the held text passes the limit.
+   * Holds an event's JSON text (an OpenAI chunk, an Anthropic `content_block_delta`) that carries no usage
+   * and whose text only matters for the tokenizer fallback: it is read only if the upstream's usage never
+   * comes, or when the held text passes the limit.
    */
   defer(data: string): void {
     this.deferred.push(data);
@@ -101,10 +103,9 @@ export class UsageProbe {
     const held = this.deferred;
     this.deferred = [];
     this.deferredSize = 0;
-    const openai = this.format === 'openai';
     for (const data of held) {
-      // A chunk whose one text value can be read from its text needs no parse (most of a long answer's).
-      const text = openai ? openaiChunkContent(data) : null;
+      // An event whose one text value can be read from its text needs no parse (most of a long answer's).
+      const text = this.heldText(data);
       if (text !== null) {
         this.text(text);
         continue;
@@ -117,6 +118,13 @@ export class UsageProbe {
       }
       this.observe(undefined, parsed);
     }
+  }
+
+  /** The text a held event carries, read without a parse; null when only a parse can tell. */
+  private heldText(data: string): string | null {
+    if (this.format === 'openai') return openaiChunkContent(data);
+    if (this.format === 'anthropic') return anthropicDeltaContent(data);
+    return null;
   }
 
   private anthropic(type: string, d: Record<string, unknown>): void {
@@ -188,31 +196,31 @@ function flat(s: string): string {
   return s;
 }
 
-/**
- * The keys of an OpenAI chunk whose string values `observe` counts as text (`tool_calls` aside), as
- * searches that start after the quote (JSON is full of quotes: a search starting on one stops at each).
- */
-const TEXT_KEYS = ['"content"', '"reasoning_content"', '"text"'].map((key) => ({
-  at: finder(key, 1),
-  length: key.length,
-}));
+/** Searches for JSON keys that start after the quote (JSON is full of quotes: a search starting on one stops at each). */
+const keySearches = (keys: string[]) => keys.map((key) => ({ at: finder(key, 1), length: key.length }));
+/** The keys of an OpenAI chunk whose string values `observe` counts as text (`tool_calls` aside). */
+const OPENAI_TEXT_KEYS = keySearches(['"content"', '"reasoning_content"', '"text"']);
+/** The keys of an Anthropic delta `observe` reads its text from (`text ?? thinking ?? partial_json`). */
+const ANTHROPIC_TEXT_KEYS = keySearches(['"text"', '"thinking"', '"partial_json"']);
 const toolCallsAt = finder('"tool_calls"', 1);
 
 /**
- * The text an OpenAI chunk (JSON text of one object) carries for `observe`, read without parsing it: ''
- * for none, or null when only a parse can tell. Read only in text without a backslash, where every quote
- * delimits a string, so `"content"` followed by a colon is that key and nothing else, and the next quote
- * after a value's opening one ends it; each text key must be followed by `:""` or `:null` (none) or a
- * colon and a string; any other spelling (spaces, an array), a backslash, `tool_calls` or a second text
- * value (whose order a parse keeps) leaves it to the parser. The keys are found at any depth: in OpenAI's
- * chunk schema the only string-valued `content`, `reasoning_content` and `text` are the delta's and the
- * choice's, the ones `observe` reads.
+ * The one text value an event's JSON text (one object) carries under `keys`, read without parsing it:
+ * '' for none, or null when only a parse can tell. Read only in text without a backslash, where every
+ * quote delimits a string, so `"content"` followed by a colon is that key and nothing else, and the next
+ * quote after a value's opening one ends it; each key must be followed by `:""` or `:null` (none) or a
+ * colon and a string; any other spelling (spaces, an array), a backslash, or a second value (whose order
+ * a parse keeps) leaves it to the parser; with `oneKey`, so does a second key at all, empty or not. The
+ * keys are found at any depth: in the event schemas read here the only string values under these keys
+ * are the ones `observe` reads.
  */
-export function openaiChunkContent(json: string): string | null {
+function textOf(json: string, keys: ReturnType<typeof keySearches>, oneKey: boolean): string | null {
   if (json.indexOf('\\') >= 0) return null;
   let text = '';
-  for (const key of TEXT_KEYS)
+  let found = 0;
+  for (const key of keys)
     for (let at = key.at(json); at >= 0; at = key.at(json, at + key.length)) {
+      if (oneKey && found++) return null;
       const v = at + key.length;
       if (json.charCodeAt(v) !== 0x3a) return null;
       if (json.startsWith('""', v + 1) || json.startsWith('null', v + 1)) continue;
@@ -221,11 +229,23 @@ export function openaiChunkContent(json: string): string | null {
       if (end < 0) return null;
       text = json.slice(v + 2, end);
     }
-  return toolCallsAt(json) >= 0 ? null : text;
+  return text;
 }
 
-/** Whether an OpenAI chunk carries text `observe` would count (`openaiChunkContent`), null when only a parse can tell. */
-export function openaiChunkText(json: string): boolean | null {
-  const text = openaiChunkContent(json);
-  return text === null ? null : text.length > 0;
+/**
+ * The text an OpenAI chunk carries for `observe` (`textOf` its delta's and choice's text keys), null
+ * when only a parse can tell, as for any chunk with `tool_calls`.
+ */
+export function openaiChunkContent(json: string): string | null {
+  const text = textOf(json, OPENAI_TEXT_KEYS, false);
+  return text === null || toolCallsAt(json) >= 0 ? null : text;
+}
+
+/**
+ * The text an Anthropic `content_block_delta` carries for `observe` (`textOf` its delta's text,
+ * thinking or partial JSON), null when only a parse can tell. `observe` reads the first of them that is
+ * not null, an empty one included, so a delta naming two of them is left to the parser.
+ */
+export function anthropicDeltaContent(json: string): string | null {
+  return textOf(json, ANTHROPIC_TEXT_KEYS, true);
 }
