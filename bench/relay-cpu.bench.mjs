@@ -13,6 +13,7 @@
 //   BENCH_STREAM_OPTIONS=1                    stream requests carry stream_options.include_usage
 //   BENCH_STREAM_EVENTS=500                   content events per streamed answer (9 unless set): per-event cost
 //   BENCH_FORMAT=anthropic                    Messages API calls to an Anthropic channel (as Claude Code makes)
+//   BENCH_CHANNEL=openai|anthropic            the channel's kind when it differs from the caller's (converted)
 //   BENCH_ALLOC_PROF=/tmp/a.heapprofile       allocation profile (collected objects included)
 //   BENCH_ALLOC_SURVIVORS=1                   … of what outlived a young-generation collection only
 //   BENCH_CPU_PROF=/tmp/c.cpuprofile          CPU profile of the measured cells (start-up left out)
@@ -69,9 +70,13 @@ const MESSAGES = [
 ];
 // BENCH_FORMAT=anthropic: POST /v1/messages to an Anthropic channel, answered in the Messages API's
 // format (the path Claude Code takes); OpenAI chat completions otherwise.
+// BENCH_CHANNEL: the channel's kind (and the upstream's format), the caller's unless set: a caller in one
+// format served by a channel of the other is converted both ways on every call.
 const ANTHROPIC = process.env.BENCH_FORMAT === 'anthropic';
-const MODEL = ANTHROPIC ? 'claude-3-5-haiku' : 'gpt-4o-mini';
+const ANTHROPIC_CHANNEL = (process.env.BENCH_CHANNEL ?? process.env.BENCH_FORMAT) === 'anthropic';
+const MODEL = ANTHROPIC_CHANNEL ? 'claude-3-5-haiku' : 'gpt-4o-mini';
 const PATH = ANTHROPIC ? '/v1/messages' : '/v1/chat/completions';
+const UPSTREAM_PATH = ANTHROPIC_CHANNEL ? '/v1/messages' : '/v1/chat/completions';
 // BENCH_STREAM_OPTIONS=1: stream requests also ask for usage (`stream_options.include_usage`), as the
 // OpenAI SDKs do when told to and many agent frameworks do by default.
 const STREAM_OPTIONS = process.env.BENCH_STREAM_OPTIONS === '1';
@@ -148,7 +153,7 @@ const ANTHROPIC_STREAM =
     usage: { output_tokens: USAGE.completion_tokens },
   }) +
   event('message_stop', {});
-const STREAM = ANTHROPIC ? ANTHROPIC_STREAM : OPENAI_STREAM;
+const STREAM = ANTHROPIC_CHANNEL ? ANTHROPIC_STREAM : OPENAI_STREAM;
 
 /** An in-memory ServerResponse: enough of its surface for the relay's writers. */
 /** A request that emits its body (one chunk, then the end) once both listeners are attached. */
@@ -295,7 +300,7 @@ try {
   });
   const session = { cookie: login.res.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
   const ch = await api(base, session, 'POST', '/api/channel/', {
-    type: ANTHROPIC ? 14 : 1,
+    type: ANTHROPIC_CHANNEL ? 14 : 1,
     name: 'bench',
     key: 'sk-upstream',
     base_url: UPSTREAM,
@@ -325,12 +330,12 @@ try {
   mock.disableNetConnect();
   const pool = mock.get(UPSTREAM);
   pool
-    .intercept({ path: PATH, method: 'POST' })
+    .intercept({ path: UPSTREAM_PATH, method: 'POST' })
     .reply((opts) => {
       const stream = String(opts.body).includes('"stream":true');
       return {
         statusCode: 200,
-        data: stream ? STREAM : ANTHROPIC ? ANTHROPIC_MESSAGE : COMPLETION,
+        data: stream ? STREAM : ANTHROPIC_CHANNEL ? ANTHROPIC_MESSAGE : COMPLETION,
         responseOptions: { headers: { 'content-type': stream ? 'text/event-stream' : 'application/json' } },
       };
     })
@@ -410,7 +415,7 @@ try {
     const req = inbound(stream);
     JSON.parse(req.raw.toString());
     const res = new MemoryResponse();
-    const up = await request(`${UPSTREAM}${PATH}`, {
+    const up = await request(`${UPSTREAM}${UPSTREAM_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' },
       body: req.raw,
@@ -530,7 +535,7 @@ try {
   const [{ s: billed }] = await ds.query('SELECT SUM(quota) AS s FROM logs WHERE type = 2');
 
   console.log(
-    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''}${ANTHROPIC ? ', Anthropic Messages API' : ''}${STREAM_EVENTS !== WORDS.length ? `, ${STREAM_EVENTS} content events per stream` : ''} (node ${process.version})`,
+    `\nRelay CPU per request, in-process (no network), ${N} requests per cell after 2000 warm-up${SLICES > 1 ? `, cells in turn in ${SLICES} slices` : ''}${ANTHROPIC ? ', Anthropic Messages API' : ''}${ANTHROPIC !== ANTHROPIC_CHANNEL ? `, to ${ANTHROPIC_CHANNEL ? 'an Anthropic' : 'an OpenAI'} channel (converted)` : ''}${STREAM_EVENTS !== WORDS.length ? `, ${STREAM_EVENTS} content events per stream` : ''} (node ${process.version})`,
   );
   console.log(
     'mode        concurrency  baseline µs/req  relay µs/req  route+relay µs/req  added µs/req  ratio',
