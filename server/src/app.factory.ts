@@ -145,7 +145,8 @@ class InFlight {
 
   add(res: ServerResponse): void {
     this.open++;
-    res.once('close', this.done);
+    // A response closes once: a plain listener shared by all (`once` wraps it anew for every request).
+    res.on('close', this.done);
   }
 
   get count(): number {

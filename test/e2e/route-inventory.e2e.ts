@@ -177,6 +177,22 @@ describe('route inventory: no credentials, no access', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('a model route with trailing slashes or a query is the same route of the fast path', async () => {
+    const wrong: string[] = [];
+    for (const path of ['/v1/chat/completions/', '/v1/messages//', '/v1/embeddings/?x=1', '/v1/models/']) {
+      const method = path.startsWith('/v1/models') ? 'GET' : 'POST';
+      const res = await fetch(`${t.url}${path}`, {
+        method,
+        headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : BODY,
+      });
+      const body = (await res.json()) as { error?: unknown };
+      // The relay's own refusal (an OpenAI or Anthropic error object), not Fastify's or a 404.
+      if (res.status !== 401 || !body.error) wrong.push(`${method} ${path} → ${res.status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('the realtime WebSocket refuses the upgrade with 401', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/v1/realtime?model=gpt-4o-realtime-preview`);

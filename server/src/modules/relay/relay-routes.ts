@@ -161,7 +161,8 @@ export class RelayRoutes {
     if (!(url.startsWith('/v1/') || url.startsWith('/v1beta/') || url.startsWith('/dashboard/')))
       return false;
     const q = url.indexOf('?');
-    const path = (q >= 0 ? url.slice(0, q) : url).replace(/\/+$/, '') || '/';
+    let path = q >= 0 ? url.slice(0, q) : url;
+    if (path.charCodeAt(path.length - 1) === 0x2f) path = path.replace(/\/+$/, '') || '/';
     if (!isRelayPath(req.method ?? 'GET', path)) return false;
     if (this.metrics.enabled) this.metrics.trackRaw(res, req.method ?? 'GET', routePattern(path));
     const id = newRequestId();

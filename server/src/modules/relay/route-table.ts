@@ -154,12 +154,19 @@ export const SERVED_POSTS: ReadonlyMap<string, [RelayMode, WireFormat]> = new Ma
 );
 
 const RAW = RELAY_ROUTES.filter((r) => r.mount === 'raw');
-const FIXED = new Set(RAW.filter((r) => !r.match).map((r) => `${r.method} ${r.path}`));
+/** The fast path's fixed paths, by method (no key string built per call). */
+const FIXED = new Map<string, Set<string>>();
+for (const r of RAW)
+  if (!r.match) {
+    let paths = FIXED.get(r.method);
+    if (!paths) FIXED.set(r.method, (paths = new Set()));
+    paths.add(r.path);
+  }
 const PATTERNS = RAW.filter((r) => r.match);
 
 /** Whether the fast path serves this call (the path without query or trailing slash). */
 export function isRelayPath(method: string, path: string): boolean {
-  if (FIXED.has(`${method} ${path}`)) return true;
+  if (FIXED.get(method)?.has(path)) return true;
   for (const r of PATTERNS) if (r.method === method && r.match!.test(path)) return true;
   return false;
 }
