@@ -42,6 +42,12 @@ export { emptyUsage } from '../billing';
 export interface StreamConverter<In, Out> {
   push(input: In): Out[];
   end(): Out[];
+  /**
+   * Takes a hub chunk that is nothing but a text delta of its first choice (`openaiTextDelta`), as its
+   * text alone, and gives what `push` would give for it; null when it cannot tell without the chunk
+   * (the stream not started or already closed): the caller then parses the chunk and `push`es it.
+   */
+  pushText?(text: string): Out[] | null;
 }
 
 /** Folds the events of an upstream stream into one answer (see ProviderAdapter.createStreamAggregator). */

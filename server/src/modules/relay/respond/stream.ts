@@ -15,7 +15,7 @@ import type { RelayContext } from '../relay-context';
 import { type Deadline, unwatch, watch } from '../streaming/deadlines';
 import { createEventDecoder, formatSse } from '../streaming/event-decoder';
 import { readChunks } from '../streaming/read-chunks';
-import { UsageProbe } from '../streaming/usage-probe';
+import { openaiTextDelta, UsageProbe } from '../streaming/usage-probe';
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
 import { timeoutError, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
@@ -64,6 +64,7 @@ export async function relayStream(
   const adapterConv = a.adapter.createStreamConverter?.(a.areq);
   const toHub = passthrough ? null : toHubStream(native, ctx.model);
   const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId);
+  const textDeltas = native === 'openai' && fromHub?.pushText !== undefined;
   const queueMax = settings.queueMax;
   let buffered: string[] = [];
   let sentAny = false;
@@ -173,7 +174,17 @@ export async function relayStream(
       }
       return write(formatSse(e));
     }
-    // Converting: channel format → hub chunks → client format.
+    // Converting: channel format → hub chunks → client format. An OpenAI chunk that is only a text
+    // delta goes to a converter that takes bare text without being parsed.
+    if (textDeltas) {
+      const text = openaiTextDelta(e.data);
+      const out = text !== null && fromHub?.pushText ? fromHub.pushText(text) : null;
+      if (text !== null && out) {
+        probe.observeText(text);
+        for (const o of out) write(formatSse(o));
+        return;
+      }
+    }
     let chunks: JsonObject[];
     try {
       chunks = toHub!.push(e);

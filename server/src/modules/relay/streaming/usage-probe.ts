@@ -2,7 +2,7 @@ import { anthropicUsage } from '../formats/anthropic';
 import { geminiUsage } from '../formats/gemini';
 import type { UsageCounts, WireFormat } from '../types';
 import { openaiUsage, textTokens } from '../usage';
-import { asObject, finder } from '../formats/json';
+import { asObject, finder, usageKeyAt } from '../formats/json';
 
 /**
  * Delivered text held for the tokenizer before a batch of it is counted (bounds the memory per stream).
@@ -118,6 +118,11 @@ export class UsageProbe {
       }
       this.observe(undefined, parsed);
     }
+  }
+
+  /** What `observe` does with an OpenAI chunk that is nothing but a text delta (`openaiTextDelta`). */
+  observeText(text: string): void {
+    this.text(text);
   }
 
   /** The text a held event carries, read without a parse; null when only a parse can tell. */
@@ -239,6 +244,33 @@ function textOf(json: string, keys: ReturnType<typeof keySearches>, oneKey: bool
 export function openaiChunkContent(json: string): string | null {
   const text = textOf(json, OPENAI_TEXT_KEYS, false);
   return text === null || toolCallsAt(json) >= 0 ? null : text;
+}
+
+/** Keys that make an OpenAI chunk more than a text delta for a converter (`delta.reasoning` included). */
+const NOT_A_TEXT_DELTA = ['"reasoning_content"', '"reasoning"', '"text"', '"tool_calls"'].map((k) =>
+  finder(k, 1),
+);
+const CONTENT_KEY = keySearches(['"content"']);
+const finishReasonAt = finder('"finish_reason"', 1);
+
+/**
+ * The text of an OpenAI chunk that is nothing but a text delta of its first choice, read without parsing
+ * it: the one `content` (`textOf`, '' for an empty or null one), with no usage (or `"usage":null`), no
+ * finish reason but `null`, and none of the keys a converter reads besides (reasoning, choice text, tool
+ * calls). Null for anything else, and for text that does not begin with `{` and end with `}`: such a
+ * chunk is parsed. A second `content` key (another choice's) also leaves it to the parser, which reads
+ * the first choice only.
+ */
+export function openaiTextDelta(json: string): string | null {
+  if (json.charCodeAt(0) !== 0x7b || json.charCodeAt(json.length - 1) !== 0x7d) return null;
+  const text = textOf(json, CONTENT_KEY, true);
+  if (text === null) return null;
+  for (const at of NOT_A_TEXT_DELTA) if (at(json) >= 0) return null;
+  const usage = usageKeyAt(json);
+  if (usage >= 0 && !json.startsWith('"usage":null', usage)) return null;
+  const finish = finishReasonAt(json);
+  if (finish >= 0 && !json.startsWith('"finish_reason":null', finish)) return null;
+  return text;
 }
 
 /**

@@ -210,6 +210,13 @@ export class OpenAIToAnthropicStream implements StreamConverter<JsonObject, SseE
     return out;
   }
 
+  pushText(text: string): SseEvent[] | null {
+    if (this.closed || !this.started) return null;
+    const out: SseEvent[] = [];
+    if (text) this.append(out, { kind: 'text' }, { type: 'text_delta', text });
+    return out;
+  }
+
   end(): SseEvent[] {
     if (this.closed) return [];
     const out: SseEvent[] = [];
