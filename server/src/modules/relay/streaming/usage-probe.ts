@@ -2,7 +2,7 @@ import { anthropicUsage } from '../formats/anthropic';
 import { geminiUsage } from '../formats/gemini';
 import type { UsageCounts, WireFormat } from '../types';
 import { openaiUsage, textTokens } from '../usage';
-import { asObject, finder, usageKeyAt } from '../formats/json';
+import { asObject, finder } from '../formats/json';
 
 /**
  * Delivered text held for the tokenizer before a batch of it is counted (bounds the memory per stream).
@@ -246,31 +246,37 @@ export function openaiChunkContent(json: string): string | null {
   return text === null || toolCallsAt(json) >= 0 ? null : text;
 }
 
-/** Keys that make an OpenAI chunk more than a text delta for a converter (`delta.reasoning` included). */
-const NOT_A_TEXT_DELTA = ['"reasoning_content"', '"reasoning"', '"text"', '"tool_calls"'].map((k) =>
-  finder(k, 1),
+/** A member with a scalar value (no object, no array, no escape in a string), any key but `choices`. */
+const SCALAR = String.raw`"(?!choices")[A-Za-z_]+":(?:"[^"\\]*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|true|false)`;
+/** The members of a choice besides its delta that say nothing: the first choice, not finished. */
+const QUIET = String.raw`(?:"index":0|"logprobs":null|"finish_reason":null)`;
+/**
+ * An OpenAI chunk that is only a text delta, as a strict grammar (a part of JSON's): an object whose
+ * members are scalars but for `choices`, an array of one choice whose members are `index` 0, `logprobs`
+ * and `finish_reason` null and one `delta`, whose members are an optional assistant role, the `content`
+ * string and an optional null refusal. Text it matches means exactly that to any reader, however its
+ * members are ordered.
+ */
+const TEXT_DELTA = new RegExp(
+  String.raw`^\{(?:${SCALAR},)*"choices":\[\{(?:${QUIET},)*"delta":\{(?:"role":"assistant",)?"content":"((?:[^"\\]|\\.)*)"(?:,"refusal":null)?\}(?:,${QUIET})*\}\](?:,${SCALAR})*\}$`,
 );
-const CONTENT_KEY = keySearches(['"content"']);
-const finishReasonAt = finder('"finish_reason"', 1);
 
 /**
- * The text of an OpenAI chunk that is nothing but a text delta of its first choice, read without parsing
- * it: the one `content` (`textOf`, '' for an empty or null one), with no usage (or `"usage":null`), no
- * finish reason but `null`, and none of the keys a converter reads besides (reasoning, choice text, tool
- * calls). Null for anything else, and for text that does not begin with `{` and end with `}`: such a
- * chunk is parsed. A second `content` key (another choice's) also leaves it to the parser, which reads
- * the first choice only.
+ * The text of an OpenAI chunk that is nothing but a text delta of its one choice (`TEXT_DELTA`), read
+ * without parsing the chunk (its content string alone is unescaped, when it has escapes); null for any
+ * other chunk, which is parsed: usage, a finish reason, reasoning, tool calls, a second choice, another
+ * member order inside the delta, an escape outside the content, or text that is not JSON.
  */
 export function openaiTextDelta(json: string): string | null {
-  if (json.charCodeAt(0) !== 0x7b || json.charCodeAt(json.length - 1) !== 0x7d) return null;
-  const text = textOf(json, CONTENT_KEY, true);
-  if (text === null) return null;
-  for (const at of NOT_A_TEXT_DELTA) if (at(json) >= 0) return null;
-  const usage = usageKeyAt(json);
-  if (usage >= 0 && !json.startsWith('"usage":null', usage)) return null;
-  const finish = finishReasonAt(json);
-  if (finish >= 0 && !json.startsWith('"finish_reason":null', finish)) return null;
-  return text;
+  const m = TEXT_DELTA.exec(json);
+  if (m === null) return null;
+  const text = m[1];
+  if (text.indexOf('\\') < 0) return text;
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -88,6 +88,13 @@ export class OpenAIToResponsesStream implements StreamConverter<JsonObject, SseE
     return out;
   }
 
+  pushText(text: string): SseEvent[] | null {
+    if (this.completed || !this.started) return null;
+    const out: SseEvent[] = [];
+    if (text) this.textDelta(text, out);
+    return out;
+  }
+
   end(): SseEvent[] {
     if (this.completed || !this.started) return [];
     const out: SseEvent[] = [];
