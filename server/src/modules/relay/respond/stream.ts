@@ -15,7 +15,7 @@ import type { RelayContext } from '../relay-context';
 import { type Deadline, unwatch, watch } from '../streaming/deadlines';
 import { createEventDecoder, formatSse } from '../streaming/event-decoder';
 import { readChunks } from '../streaming/read-chunks';
-import { openaiTextDelta, UsageProbe } from '../streaming/usage-probe';
+import { anthropicTextDelta, openaiTextDelta, UsageProbe } from '../streaming/usage-probe';
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
 import { timeoutError, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
@@ -65,6 +65,7 @@ export async function relayStream(
   const toHub = passthrough ? null : toHubStream(native, ctx.model);
   const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId);
   const textDeltas = native === 'openai' && fromHub?.pushText !== undefined;
+  const anthropicDeltas = native === 'anthropic' && toHub?.pushText !== undefined;
   const queueMax = settings.queueMax;
   let buffered: string[] = [];
   let sentAny = false;
@@ -182,6 +183,14 @@ export async function relayStream(
       if (text !== null && out) {
         probe.observeText(text);
         for (const o of out) write(formatSse(o));
+        return;
+      }
+    }
+    if (anthropicDeltas) {
+      const text = anthropicTextDelta(e.data);
+      const hub = text !== null && toHub?.pushText ? toHub.pushText(text) : null;
+      if (hub) {
+        for (const chunk of hub) emitHub(chunk);
         return;
       }
     }

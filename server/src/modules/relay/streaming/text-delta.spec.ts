@@ -1,7 +1,8 @@
 import { OpenAIToAnthropicStream } from '../formats/anthropic/stream';
 import { OpenAIToResponsesStream } from '../formats/responses/stream';
 import type { JsonObject, SseEvent, StreamConverter } from '../types';
-import { openaiTextDelta, UsageProbe } from './usage-probe';
+import { fromHubStream, toHubStream } from '../formats';
+import { anthropicTextDelta, openaiTextDelta, UsageProbe } from './usage-probe';
 
 const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}, finish: unknown = null) =>
   JSON.stringify({
@@ -137,3 +138,165 @@ describe.each([
     });
   },
 );
+
+describe('anthropicTextDelta: a Messages API text delta read without a parse', () => {
+  const delta = (d: Record<string, unknown>, index = 0) =>
+    JSON.stringify({ type: 'content_block_delta', index, delta: d });
+  const cases: [string, string, string | null][] = [
+    ['a token', delta({ type: 'text_delta', text: 'Hello' }), 'Hello'],
+    ['escapes', delta({ type: 'text_delta', text: 'a\n"b"\t\\' }, 3), 'a\n"b"\t\\'],
+    ['empty', delta({ type: 'text_delta', text: '' }), ''],
+    ['thinking', delta({ type: 'thinking_delta', thinking: 'x' }), null],
+    ['tool input', delta({ type: 'input_json_delta', partial_json: '{"a":1}' }), null],
+    [
+      'another member order',
+      JSON.stringify({ index: 0, type: 'content_block_delta', delta: { type: 'text_delta', text: 'x' } }),
+      null,
+    ],
+    ['an extra member', delta({ type: 'text_delta', text: 'x', extra: 1 }), null],
+    ['a bad escape', delta({ type: 'text_delta', text: 'x' }).replace('"x"', '"\\q"'), null],
+    ['cut short', delta({ type: 'text_delta', text: 'Hello' }).slice(0, -2), null],
+  ];
+  it.each(cases)('%s', (_label, json, expected) => {
+    expect(anthropicTextDelta(json)).toBe(expected);
+    if (expected !== null)
+      expect((JSON.parse(json) as { delta: { text: string } }).delta.text).toBe(expected);
+  });
+});
+
+describe('an Anthropic stream converted for an OpenAI caller: text deltas unparsed, the same bytes', () => {
+  const ev = (type: string, data: Record<string, unknown>): SseEvent => ({
+    event: type,
+    data: JSON.stringify({ type, ...data }),
+  });
+  const text = (t: string, index = 0) =>
+    ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } });
+  const events: SseEvent[] = [
+    ev('message_start', {
+      message: {
+        id: 'msg_01X',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-20250514',
+        content: [],
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
+    }),
+    ev('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }),
+    ev('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Let me see.' } }),
+    ev('content_block_stop', { index: 0 }),
+    ev('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+    ev('ping', {}),
+    ...['Hel', 'lo', '', ' 世界', ' "quoted"\n', '\\'].map((t) => text(t, 1)),
+    ev('content_block_stop', { index: 1 }),
+    ev('content_block_start', {
+      index: 2,
+      content_block: { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} },
+    }),
+    ev('content_block_delta', {
+      index: 2,
+      delta: { type: 'input_json_delta', partial_json: '{"path":"a.ts"}' },
+    }),
+    ev('content_block_stop', { index: 2 }),
+    ev('message_delta', {
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { output_tokens: 30 },
+    }),
+    ev('message_stop', {}),
+  ];
+
+  function run(fast: boolean) {
+    const toHub = toHubStream('anthropic', 'claude-sonnet-4');
+    const fromHub = fromHubStream('openai', 'claude-sonnet-4', 'req1');
+    const probe = new UsageProbe('openai');
+    const out: string[] = [];
+    let unparsed = 0;
+    const emit = (chunk: JsonObject) => {
+      probe.observe(undefined, chunk);
+      for (const o of fromHub.push(chunk)) out.push(o.data);
+    };
+    for (const e of events) {
+      const t = fast ? anthropicTextDelta(e.data) : null;
+      const hub = t === null ? null : toHub.pushText!(t);
+      if (hub) unparsed++;
+      for (const chunk of hub ?? toHub.push(e)) emit(chunk);
+    }
+    for (const chunk of toHub.end()) emit(chunk);
+    return { out, unparsed, usage: probe.reportedUsage(), counted: probe.countedCompletion() };
+  }
+
+  it('gives the caller the same text, byte for byte, and the same usage', () => {
+    const parsed = run(false);
+    const fast = run(true);
+    expect(fast.out).toEqual(parsed.out);
+    expect(fast.usage).toEqual(parsed.usage);
+    expect(fast.counted).toBe(parsed.counted);
+    expect(fast.unparsed).toBe(6);
+    expect(parsed.out.join('')).toContain('"content":" \\"quoted\\"\\n"');
+  });
+
+  it('writes a text chunk as JSON.stringify does, and any other chunk by JSON.stringify itself', () => {
+    const fromHub = fromHubStream('openai', 'gpt-4o', 'req1');
+    const chunks: JsonObject[] = [
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1_700_000_000,
+        model: 'x',
+        choices: [{ index: 0, delta: { content: 'a"\u2028\ud83d\ude00' }, finish_reason: null }],
+      },
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1.5,
+        model: 'x',
+        choices: [{ index: 0, delta: { content: '' }, finish_reason: null }],
+      },
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'x',
+        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+      },
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'x',
+        choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }],
+      },
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'x',
+        choices: [{ index: 1, delta: { content: 'x' }, finish_reason: null }],
+      },
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'x',
+        choices: [{ delta: { content: 'x' }, index: 0, finish_reason: null }],
+      },
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'x',
+        choices: [],
+        usage: { prompt_tokens: 1 },
+      },
+      {
+        object: 'chat.completion.chunk',
+        id: 'c1',
+        created: 1,
+        model: 'x',
+        choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }],
+      },
+    ];
+    for (const chunk of chunks)
+      expect(fromHub.push(chunk).map((e) => e.data)).toEqual([JSON.stringify({ ...chunk, model: 'gpt-4o' })]);
+  });
+});

@@ -268,7 +268,23 @@ const TEXT_DELTA = new RegExp(
  * member order inside the delta, an escape outside the content, or text that is not JSON.
  */
 export function openaiTextDelta(json: string): string | null {
-  const m = TEXT_DELTA.exec(json);
+  return captured(TEXT_DELTA.exec(json));
+}
+
+/** An Anthropic text delta as Anthropic writes it (members in its order), the text captured. */
+const ANTHROPIC_TEXT_DELTA =
+  /^\{"type":"content_block_delta","index":\d+,"delta":\{"type":"text_delta","text":"((?:[^"\\]|\\.)*)"\}\}$/;
+
+/**
+ * The text of an Anthropic `content_block_delta` of a text block, read without parsing the event (its
+ * text string alone is unescaped, when it has escapes); null for any other event, which is parsed.
+ */
+export function anthropicTextDelta(json: string): string | null {
+  return captured(ANTHROPIC_TEXT_DELTA.exec(json));
+}
+
+/** A JSON string's captured inside (between its quotes) as the string it denotes; null if it is not one. */
+function captured(m: RegExpExecArray | null): string | null {
   if (m === null) return null;
   const text = m[1];
   if (text.indexOf('\\') < 0) return text;

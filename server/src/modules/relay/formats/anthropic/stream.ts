@@ -66,6 +66,11 @@ export class AnthropicToOpenAIStream implements StreamConverter<SseEvent, JsonOb
     }
   }
 
+  /** What `push` gives for a `content_block_delta` of a text block with this text (`anthropicTextDelta`). */
+  pushText(text: string): JsonObject[] {
+    return this.done || !text ? [] : [this.chunk({ content: text })];
+  }
+
   end(): JsonObject[] {
     return this.started && !this.done ? this.close() : [];
   }
