@@ -1,4 +1,5 @@
 import { OpenAIToAnthropicStream } from '../formats/anthropic/stream';
+import { OpenAIToGeminiStream } from '../formats/gemini/stream';
 import { OpenAIToResponsesStream } from '../formats/responses/stream';
 import type { JsonObject, SseEvent, StreamConverter } from '../types';
 import { fromHubStream, toHubStream } from '../formats';
@@ -58,6 +59,7 @@ describe('openaiTextDelta: a chunk that is only a text delta, read without a par
 describe.each([
   ['an Anthropic caller', () => new OpenAIToAnthropicStream({ model: 'claude-sonnet-4', id: 'msg_1' })],
   ['a Responses caller', () => new OpenAIToResponsesStream({ model: 'gpt-5', id: 'resp_1', createdAt: 1 })],
+  ['a Gemini caller', () => new OpenAIToGeminiStream()],
 ] as [string, () => StreamConverter<JsonObject, SseEvent>][])(
   'an OpenAI stream converted for %s: text deltas unparsed, the same events',
   (_caller, converter) => {
@@ -114,6 +116,16 @@ describe.each([
           chunk({ content: 'after the tool' }),
           chunk({}, {}, 'tool_calls'),
           chunk({}, { choices: [], usage }),
+        ],
+      ],
+      [
+        'a first chunk without id or model',
+        [
+          JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: 'A' } }] }),
+          chunk({ content: 'B' }),
+          chunk({ content: 'C' }),
+          chunk({ content: 'D' }),
+          chunk({}, { usage }, 'stop'),
         ],
       ],
       [

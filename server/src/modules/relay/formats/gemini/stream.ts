@@ -145,6 +145,14 @@ export class OpenAIToGeminiStream implements StreamConverter<JsonObject, SseEven
     return out;
   }
 
+  pushText(text: string): SseEvent[] | null {
+    // A chunk would first name the model and the answer: until both are known, it must be read.
+    if (this.done || this.modelVersion === undefined || this.responseId === undefined) return null;
+    const out: SseEvent[] = text ? [this.event([{ text }], undefined, false)] : [];
+    if (this.finishReason !== undefined && this.usageMetadata !== undefined) out.push(...this.finish());
+    return out;
+  }
+
   end(): SseEvent[] {
     if (this.done || (!this.started && this.finishReason === undefined && this.usageMetadata === undefined)) {
       return [];
