@@ -36,6 +36,20 @@ export interface StreamSettings {
 /** How an Anthropic text delta's JSON begins as Anthropic writes it. */
 const ANTHROPIC_DELTA = '{"type":"content_block_delta"';
 
+/** Searches for `"model":"<name>"`, by the caller's model name (made once per name, not per stream). */
+const modelFinders = new Map<string, (text: string, from?: number) => number>();
+const MODEL_FINDERS_MAX = 1024;
+
+function modelFinder(model: string): (text: string, from?: number) => number {
+  let at = modelFinders.get(model);
+  if (at === undefined) {
+    // Names come from callers: the memo starts again rather than grow without bound.
+    if (modelFinders.size >= MODEL_FINDERS_MAX) modelFinders.clear();
+    modelFinders.set(model, (at = finder(`"model":${JSON.stringify(model)}`, 1)));
+  }
+  return at;
+}
+
 /** A stream the upstream ended with an error after part of the answer went out. */
 class StreamBroken extends Error {}
 
@@ -113,7 +127,7 @@ export async function relayStream(
   // A chunk that names the client's model and carries no usage goes out as the upstream's bytes; its
   // text is only needed if the upstream never reports usage (held), and before the first token is timed
   // only if the text alone cannot tell whether it carries any.
-  const modelAt = finder(`"model":${JSON.stringify(ctx.model)}`, 1);
+  const modelAt = modelFinder(ctx.model);
   // Events that are not valid JSON are dropped (and counted), never passed on or allowed to end the stream.
   let badEvents = 0;
   const emitClient = (e: SseEvent): void => {
