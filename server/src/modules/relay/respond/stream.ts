@@ -15,7 +15,7 @@ import type { RelayContext } from '../relay-context';
 import { type Deadline, unwatch, watch } from '../streaming/deadlines';
 import { createEventDecoder, formatSse } from '../streaming/event-decoder';
 import { readChunks } from '../streaming/read-chunks';
-import { anthropicTextDelta, openaiTextDelta, UsageProbe } from '../streaming/usage-probe';
+import { anthropicTextDelta, isAnthropicDelta, openaiTextDelta, UsageProbe } from '../streaming/usage-probe';
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
 import { timeoutError, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
@@ -32,9 +32,6 @@ export interface StreamSettings {
   /** Seconds to wait for the first event (0 = idleSeconds); with nothing sent yet, the next channel is tried. */
   firstEventSeconds: number;
 }
-
-/** How an Anthropic text delta's JSON begins as Anthropic writes it. */
-const ANTHROPIC_DELTA = '{"type":"content_block_delta"';
 
 /** Searches for `"model":"<name>"`, by the caller's model name (made once per name, not per stream). */
 const modelFinders = new Map<string, (text: string, from?: number) => number>();
@@ -176,8 +173,7 @@ export async function relayStream(
       if (
         client === 'anthropic' &&
         e.event === 'content_block_delta' &&
-        e.data.startsWith(ANTHROPIC_DELTA) &&
-        e.data.charCodeAt(e.data.length - 1) === 125 &&
+        isAnthropicDelta(e.data) &&
         probe.hold(e.data)
       )
         return write(formatSse(e));

@@ -3,7 +3,7 @@ import { OpenAIToGeminiStream } from '../formats/gemini/stream';
 import { OpenAIToResponsesStream } from '../formats/responses/stream';
 import type { JsonObject, SseEvent, StreamConverter } from '../types';
 import { fromHubStream, toHubStream } from '../formats';
-import { anthropicTextDelta, openaiTextDelta, UsageProbe } from './usage-probe';
+import { anthropicTextDelta, isAnthropicDelta, openaiTextDelta, UsageProbe } from './usage-probe';
 
 const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}, finish: unknown = null) =>
   JSON.stringify({
@@ -41,7 +41,19 @@ describe('openaiTextDelta: a chunk that is only a text delta, read without a par
     ['completions text', JSON.stringify({ choices: [{ text: 'Hi', index: 0 }] }), null],
     ['choices again after it', chunk({ content: 'x' }).slice(0, -1) + ',"choices":"none"}', null],
     ['choices not at the top', JSON.stringify({ x: { choices: [{ delta: { content: 'b' } }] } }), null],
-    ['an escape outside the content', chunk({ content: 'x' }, { id: 'a"b' }), null],
+    ['an escape outside the content', chunk({ content: 'x' }, { id: 'a"b\\c' }), 'x'],
+    ['a raw control character in the content', chunk({ content: 'x' }).replace('"x"', '"a\nb"'), null],
+    [
+      'a raw control character in another string',
+      chunk({ content: 'x' }, { id: 'a\u0001' }).replace('\\u0001', '\u0001'),
+      null,
+    ],
+    [
+      'a number with a leading zero',
+      chunk({ content: 'x' }).replace('"created":1700000000', '"created":01'),
+      null,
+    ],
+    ['whitespace between tokens', chunk({ content: 'x' }).replace('"content":', '"content": '), null],
     ['an escape JSON does not have', chunk({ content: 'x' }).replace('"x"', '"a\\qb"'), null],
     ['not an object', '[DONE]', null],
     ['cut short', chunk({ content: 'Hello' }).slice(0, -3), null],
@@ -171,8 +183,38 @@ describe('anthropicTextDelta: a Messages API text delta read without a parse', (
   ];
   it.each(cases)('%s', (_label, json, expected) => {
     expect(anthropicTextDelta(json)).toBe(expected);
+    // A text delta is one of the deltas held unparsed; what is held is valid JSON.
+    if (expected !== null) expect(isAnthropicDelta(json)).toBe(true);
     if (expected !== null)
       expect((JSON.parse(json) as { delta: { text: string } }).delta.text).toBe(expected);
+  });
+});
+
+describe('isAnthropicDelta: a content block delta held unparsed is one JSON would read', () => {
+  const delta = (d: Record<string, unknown>) =>
+    JSON.stringify({ type: 'content_block_delta', index: 12, delta: d });
+  it.each([
+    ['text', delta({ type: 'text_delta', text: 'a "b"\n' }), true],
+    ['thinking', delta({ type: 'thinking_delta', thinking: 'hmm' }), true],
+    ['tool input', delta({ type: 'input_json_delta', partial_json: '{"path": "src/a.ts"' }), true],
+    ['signature', delta({ type: 'signature_delta', signature: 'EqQBCgIYAhIM' }), true],
+    ['another kind', delta({ type: 'citations_delta', citation: {} }), false],
+    [
+      'a raw line break in the text',
+      delta({ type: 'text_delta', text: 'x' }).replace('"x"', '"a\nb"'),
+      false,
+    ],
+    ['an escape JSON does not have', delta({ type: 'text_delta', text: 'x' }).replace('"x"', '"\\q"'), false],
+    [
+      'an index with a leading zero',
+      delta({ type: 'text_delta', text: 'x' }).replace('"index":12', '"index":012'),
+      false,
+    ],
+    ['a brace short', delta({ type: 'text_delta', text: 'x' }).slice(0, -1), false],
+    ['something after it', delta({ type: 'text_delta', text: 'x' }).slice(0, -1) + ',"x":1}', false],
+  ])('%s', (_label, json, expected) => {
+    expect(isAnthropicDelta(json)).toBe(expected);
+    if (expected) expect(() => JSON.parse(json) as unknown).not.toThrow();
   });
 });
 

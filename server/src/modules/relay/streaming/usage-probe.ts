@@ -246,8 +246,12 @@ export function openaiChunkContent(json: string): string | null {
   return text === null || toolCallsAt(json) >= 0 ? null : text;
 }
 
-/** A member with a scalar value (no object, no array, no escape in a string), any key but `choices`. */
-const SCALAR = String.raw`"(?!choices")[A-Za-z_]+":(?:"[^"\\]*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|true|false)`;
+/** The inside of a JSON string, as JSON allows it: no quote or raw control character, only JSON's escapes. */
+const STRING_BODY = String.raw`(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*`;
+/** A JSON number (no leading zeros, no plus sign). */
+const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
+/** A member with a scalar value (no object, no array), any key but `choices`. */
+const SCALAR = String.raw`"(?!choices")[A-Za-z_]+":(?:"${STRING_BODY}"|${NUMBER}|null|true|false)`;
 /** The members of a choice besides its delta that say nothing: the first choice, not finished. */
 const QUIET = String.raw`(?:"index":0|"logprobs":null|"finish_reason":null)`;
 /**
@@ -258,22 +262,35 @@ const QUIET = String.raw`(?:"index":0|"logprobs":null|"finish_reason":null)`;
  * members are ordered.
  */
 const TEXT_DELTA = new RegExp(
-  String.raw`^\{(?:${SCALAR},)*"choices":\[\{(?:${QUIET},)*"delta":\{(?:"role":"assistant",)?"content":"((?:[^"\\]|\\.)*)"(?:,"refusal":null)?\}(?:,${QUIET})*\}\](?:,${SCALAR})*\}$`,
+  String.raw`^\{(?:${SCALAR},)*"choices":\[\{(?:${QUIET},)*"delta":\{(?:"role":"assistant",)?"content":"(${STRING_BODY})"(?:,"refusal":null)?\}(?:,${QUIET})*\}\](?:,${SCALAR})*\}$`,
 );
 
 /**
  * The text of an OpenAI chunk that is nothing but a text delta of its one choice (`TEXT_DELTA`), read
  * without parsing the chunk (its content string alone is unescaped, when it has escapes); null for any
  * other chunk, which is parsed: usage, a finish reason, reasoning, tool calls, a second choice, another
- * member order inside the delta, an escape outside the content, or text that is not JSON.
+ * member order inside the delta, whitespace between tokens, or text that is not JSON (a raw control
+ * character in a string, an escape JSON does not have, a number with a leading zero).
  */
 export function openaiTextDelta(json: string): string | null {
   return captured(TEXT_DELTA.exec(json));
 }
 
+/** How Anthropic writes a content block's delta, up to its type. */
+const ANTHROPIC_DELTA_START = String.raw`^\{"type":"content_block_delta","index":(?:0|[1-9]\d*),"delta":\{"type":`;
 /** An Anthropic text delta as Anthropic writes it (members in its order), the text captured. */
-const ANTHROPIC_TEXT_DELTA =
-  /^\{"type":"content_block_delta","index":\d+,"delta":\{"type":"text_delta","text":"((?:[^"\\]|\\.)*)"\}\}$/;
+const ANTHROPIC_TEXT_DELTA = new RegExp(
+  String.raw`${ANTHROPIC_DELTA_START}"text_delta","text":"(${STRING_BODY})"\}\}$`,
+);
+/** Any delta of a content block as Anthropic writes it: text, thinking, tool input or signature. */
+const ANTHROPIC_DELTA = new RegExp(
+  String.raw`${ANTHROPIC_DELTA_START}"(?:text_delta","text|thinking_delta","thinking|input_json_delta","partial_json|signature_delta","signature)":"${STRING_BODY}"\}\}$`,
+);
+
+/** Whether an event's text is a content block's delta as Anthropic writes it (so valid JSON, of that meaning). */
+export function isAnthropicDelta(json: string): boolean {
+  return ANTHROPIC_DELTA.test(json);
+}
 
 /**
  * The text of an Anthropic `content_block_delta` of a text block, read without parsing the event (its
