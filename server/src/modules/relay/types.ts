@@ -43,9 +43,10 @@ export interface StreamConverter<In, Out> {
   push(input: In): Out[];
   end(): Out[];
   /**
-   * Takes a hub chunk that is nothing but a text delta of its first choice (`openaiTextDelta`), as its
-   * text alone, and gives what `push` would give for it; null when it cannot tell without the chunk
-   * (the stream not started or already closed): the caller then parses the chunk and `push`es it.
+   * Takes an input that is nothing but a text delta, as its text alone (an OpenAI chunk for a hub →
+   * caller converter: `openaiTextDelta`; an Anthropic event for Anthropic → hub: `anthropicTextDelta`),
+   * and gives what `push` would give for it; null when it cannot tell without the input (the stream not
+   * started or already closed): the caller then parses the input and `push`es it.
    */
   pushText?(text: string): Out[] | null;
 }
