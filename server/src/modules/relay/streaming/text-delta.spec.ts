@@ -56,6 +56,7 @@ describe('openaiTextDelta: a chunk that is only a text delta, read without a par
     ['whitespace between tokens', chunk({ content: 'x' }).replace('"content":', '"content": '), null],
     ['an escape JSON does not have', chunk({ content: 'x' }).replace('"x"', '"a\\qb"'), null],
     ['not an object', '[DONE]', null],
+    ['longer than the grammar is worth', chunk({ content: 'x'.repeat(1000) }), null],
     ['cut short', chunk({ content: 'Hello' }).slice(0, -3), null],
   ];
   it.each(cases)('%s', (_label, json, expected) => {
@@ -215,6 +216,25 @@ describe('isAnthropicDelta: a content block delta held unparsed is one JSON woul
   ])('%s', (_label, json, expected) => {
     expect(isAnthropicDelta(json)).toBe(expected);
     if (expected) expect(() => JSON.parse(json) as unknown).not.toThrow();
+  });
+});
+
+describe('a long event is left to the parser', () => {
+  it('answers null at once for a 10 MB chunk (a regular expression would run out of stack on it)', () => {
+    const content = 'ab"\n'.repeat(2_500_000);
+    const openai = JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    const anthropic = JSON.stringify({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: content },
+    });
+    expect(openaiTextDelta(openai)).toBeNull();
+    expect(anthropicTextDelta(anthropic)).toBeNull();
+    expect(isAnthropicDelta(anthropic)).toBe(false);
+    // Just under the bound, read as the parser reads it.
+    const near = chunk({ content: 'y'.repeat(840) });
+    expect(near.length).toBeLessThanOrEqual(1024);
+    expect(openaiTextDelta(near)).toBe('y'.repeat(840));
   });
 });
 
