@@ -210,8 +210,14 @@ describe('UsageProbe', () => {
       ['thinking', delta({ type: 'thinking_delta', thinking: 'Let me see' }), 'Let me see'],
       ['a signature', delta({ type: 'signature_delta', signature: 'EqQBCgIYAhIM' }), ''],
       ['tool input without escapes', delta({ type: 'input_json_delta', partial_json: '' }), ''],
-      ['tool input with quotes', delta({ type: 'input_json_delta', partial_json: '{"path": "a.ts"' }), null],
-      ['text with a line break', delta({ type: 'text_delta', text: 'a\nb' }), null],
+      [
+        'tool input with quotes',
+        delta({ type: 'input_json_delta', partial_json: '{"path": "a.ts"' }),
+        '{"path": "a.ts"',
+      ],
+      ['text with a line break', delta({ type: 'text_delta', text: 'a\nb' }), 'a\nb'],
+      ['a type without its text', delta({ type: 'text_delta' }), null],
+      ['text under another type', delta({ type: 'thinking_delta', text: 'x' }), null],
       ['an empty text beside thinking', delta({ type: 'text_delta', text: '', thinking: 'x' }), null],
       ['a space after the colon', '{"type":"content_block_delta","index":0,"delta":{"text": "Hi"}}', null],
       ['text as a value', '{"type":"content_block_delta","index":0,"delta":{"type":"text"}}', null],
@@ -247,13 +253,16 @@ describe('UsageProbe', () => {
       expect(probe.countedCompletion()).toBe(textTokens(words.join('')));
     });
 
-    it('refuses a delta only a parse can read while the first token is not timed', () => {
+    it('refuses a delta not in the shape Anthropic writes while the first token is not timed', () => {
       const probe = new UsageProbe('anthropic');
-      expect(probe.hold(delta({ type: 'text_delta', text: 'a\nb' }))).toBe(false);
-      probe.observe('content_block_delta', JSON.parse(delta({ type: 'text_delta', text: 'a\nb' })));
+      const spaced = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text": "a"}}';
+      expect(probe.hold(spaced)).toBe(false);
+      probe.observe('content_block_delta', JSON.parse(spaced));
+      expect(probe.firstTokenAt).toBeGreaterThan(0);
+      // Once timed, every delta is held; one with escapes is read by its text all the same.
       expect(probe.hold(delta({ type: 'input_json_delta', partial_json: '{"a":1}' }))).toBe(true);
-      // A held delta only a parse can read is parsed when the text is needed.
-      expect(probe.countedCompletion()).toBe(textTokens('a\nb{"a":1}'));
+      expect(probe.hold(spaced)).toBe(true);
+      expect(probe.countedCompletion()).toBe(textTokens('a{"a":1}a'));
     });
   });
 });

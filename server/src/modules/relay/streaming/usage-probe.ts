@@ -205,8 +205,6 @@ function flat(s: string): string {
 const keySearches = (keys: string[]) => keys.map((key) => ({ at: finder(key, 1), length: key.length }));
 /** The keys of an OpenAI chunk whose string values `observe` counts as text (`tool_calls` aside). */
 const OPENAI_TEXT_KEYS = keySearches(['"content"', '"reasoning_content"', '"text"']);
-/** The keys of an Anthropic delta `observe` reads its text from (`text ?? thinking ?? partial_json`). */
-const ANTHROPIC_TEXT_KEYS = keySearches(['"text"', '"thinking"', '"partial_json"']);
 const toolCallsAt = finder('"tool_calls"', 1);
 
 /**
@@ -215,17 +213,14 @@ const toolCallsAt = finder('"tool_calls"', 1);
  * quote delimits a string, so `"content"` followed by a colon is that key and nothing else, and the next
  * quote after a value's opening one ends it; each key must be followed by `:""` or `:null` (none) or a
  * colon and a string; any other spelling (spaces, an array), a backslash, or a second value (whose order
- * a parse keeps) leaves it to the parser; with `oneKey`, so does a second key at all, empty or not. The
- * keys are found at any depth: in the event schemas read here the only string values under these keys
- * are the ones `observe` reads.
+ * a parse keeps) leaves it to the parser. The keys are found at any depth: in OpenAI's chunk schema the
+ * only string values under these keys are the ones `observe` reads.
  */
-function textOf(json: string, keys: ReturnType<typeof keySearches>, oneKey: boolean): string | null {
+function textOf(json: string, keys: ReturnType<typeof keySearches>): string | null {
   if (json.indexOf('\\') >= 0) return null;
   let text = '';
-  let found = 0;
   for (const key of keys)
     for (let at = key.at(json); at >= 0; at = key.at(json, at + key.length)) {
-      if (oneKey && found++) return null;
       const v = at + key.length;
       if (json.charCodeAt(v) !== 0x3a) return null;
       if (json.startsWith('""', v + 1) || json.startsWith('null', v + 1)) continue;
@@ -242,7 +237,7 @@ function textOf(json: string, keys: ReturnType<typeof keySearches>, oneKey: bool
  * when only a parse can tell, as for any chunk with `tool_calls`.
  */
 export function openaiChunkContent(json: string): string | null {
-  const text = textOf(json, OPENAI_TEXT_KEYS, false);
+  const text = textOf(json, OPENAI_TEXT_KEYS);
   return text === null || toolCallsAt(json) >= 0 ? null : text;
 }
 
@@ -280,19 +275,23 @@ const TEXT_DELTA = new RegExp(
  * than `GRAMMAR_MAX`.
  */
 export function openaiTextDelta(json: string): string | null {
-  return json.length > GRAMMAR_MAX ? null : captured(TEXT_DELTA.exec(json));
+  if (json.length > GRAMMAR_MAX) return null;
+  const m = TEXT_DELTA.exec(json);
+  return m === null ? null : unescaped(m[1]);
 }
 
 /** How Anthropic writes a content block's delta, up to its type. */
 const ANTHROPIC_DELTA_START = String.raw`^\{"type":"content_block_delta","index":(?:0|[1-9]\d*),"delta":\{"type":`;
-/** An Anthropic text delta as Anthropic writes it (members in its order), the text captured. */
-const ANTHROPIC_TEXT_DELTA = new RegExp(
-  String.raw`${ANTHROPIC_DELTA_START}"text_delta","text":"(${STRING_BODY})"\}\}$`,
-);
-/** Any delta of a content block as Anthropic writes it: text, thinking, tool input or signature. */
+/**
+ * Any delta of a content block as Anthropic writes it (members in its order): text, thinking, tool input
+ * or signature, its kind and its string captured. One type, one string: what `observe` reads of it
+ * (`text ?? thinking ?? partial_json`) is that string, or nothing for a signature.
+ */
 const ANTHROPIC_DELTA = new RegExp(
-  String.raw`${ANTHROPIC_DELTA_START}"(?:text_delta","text|thinking_delta","thinking|input_json_delta","partial_json|signature_delta","signature)":"${STRING_BODY}"\}\}$`,
+  String.raw`${ANTHROPIC_DELTA_START}"(text_delta","text|thinking_delta","thinking|input_json_delta","partial_json|signature_delta","signature)":"(${STRING_BODY})"\}\}$`,
 );
+const TEXT_KIND = 'text_delta","text';
+const SIGNATURE_KIND = 'signature_delta","signature';
 
 /** Whether an event's text is a content block's delta as Anthropic writes it (so valid JSON, of that meaning). */
 export function isAnthropicDelta(json: string): boolean {
@@ -304,26 +303,28 @@ export function isAnthropicDelta(json: string): boolean {
  * text string alone is unescaped, when it has escapes); null for any other event, which is parsed.
  */
 export function anthropicTextDelta(json: string): string | null {
-  return json.length > GRAMMAR_MAX ? null : captured(ANTHROPIC_TEXT_DELTA.exec(json));
+  if (json.length > GRAMMAR_MAX) return null;
+  const m = ANTHROPIC_DELTA.exec(json);
+  return m === null || m[1] !== TEXT_KIND ? null : unescaped(m[2]);
 }
 
-/** A JSON string's captured inside (between its quotes) as the string it denotes; null if it is not one. */
-function captured(m: RegExpExecArray | null): string | null {
+/**
+ * The text an Anthropic `content_block_delta` carries for `observe`, read without parsing it ('' for a
+ * signature); null for an event not in Anthropic's shape, which is parsed.
+ */
+export function anthropicDeltaContent(json: string): string | null {
+  if (json.length > GRAMMAR_MAX) return null;
+  const m = ANTHROPIC_DELTA.exec(json);
   if (m === null) return null;
-  const text = m[1];
+  return m[1] === SIGNATURE_KIND ? '' : unescaped(m[2]);
+}
+
+/** The inside of a JSON string (between its quotes, as the grammars capture it) as the string it denotes. */
+function unescaped(text: string): string | null {
   if (text.indexOf('\\') < 0) return text;
   try {
     return JSON.parse(`"${text}"`) as string;
   } catch {
     return null;
   }
-}
-
-/**
- * The text an Anthropic `content_block_delta` carries for `observe` (`textOf` its delta's text,
- * thinking or partial JSON), null when only a parse can tell. `observe` reads the first of them that is
- * not null, an empty one included, so a delta naming two of them is left to the parser.
- */
-export function anthropicDeltaContent(json: string): string | null {
-  return textOf(json, ANTHROPIC_TEXT_KEYS, true);
 }
