@@ -17,6 +17,8 @@
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   node flags for the gateway process
 //   BENCH_BARE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/bare'       the same for the bare forwarder
 //   BENCH_METERED_NODE_ARGS=...                    the same for the metered forwarder
+//   BENCH_METERED_THREAD=1                         one more target: the metered forwarder with its log
+//                                                  written by a worker thread (the log off the event loop)
 //   BENCH_BASELINE_DIST=/tmp/old/dist              another build as one more target (a change judged in one run)
 //   BENCH_GATEWAY_STDOUT=/tmp/out                  the gateways' stdout to files there (e.g. with --trace-gc)
 //   BENCH_OPTIONS='{"StreamCacheQueueLength":"4"}'  options set on both gateways (experiments; noted in the output)
@@ -189,6 +191,28 @@ try {
     (process.env.BENCH_METERED_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
   children.push(metered.child);
+  // The same with its batches written by a worker thread on a second connection (BENCH_METERED_THREAD=1).
+  let meteredThread = null;
+  if (process.env.BENCH_METERED_THREAD === '1') {
+    const threadDb = join(dataDir, 'metered-thread.db');
+    const madeThread = spawnSync(process.execPath, [join(root, 'bench/support/schema-db.mjs'), threadDb], {
+      encoding: 'utf8',
+    });
+    if (madeThread.status !== 0) throw new Error(`schema for the metered forwarder: ${madeThread.stderr}`);
+    meteredThread = await forkReady(
+      'metered-forwarder.mjs',
+      {
+        UPSTREAM_URL: mockUrl,
+        SCHEMA_DB: threadDb,
+        LOG_COLUMNS: madeThread.stdout,
+        PROMPT_PRICE: String(MODEL_RATIO),
+        COMPLETION_PRICE: String(MODEL_RATIO * COMPLETION_RATIO),
+        LOG_THREAD: '1',
+      },
+      (process.env.BENCH_METERED_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    );
+    children.push(meteredThread.child);
+  }
 
   /**
    * One gateway process on its own SQLite file, set up from scratch: admin, the mock as a channel, an
@@ -310,6 +334,14 @@ try {
       pid: metered.child.pid,
     },
   ];
+  if (meteredThread)
+    targets.push({
+      name: 'metered forwarder, log thread',
+      key: 'metered-thread',
+      url: `http://127.0.0.1:${meteredThread.port}/v1/chat/completions`,
+      auth: meteredThread.key,
+      pid: meteredThread.child.pid,
+    });
   targets.push(
     {
       name: 'gatehouse',
@@ -511,6 +543,7 @@ try {
     'gatehouse, logging off',
     ...(older ? ['gatehouse (baseline build)'] : []),
     'metered forwarder',
+    ...(meteredThread ? ['metered forwarder, log thread'] : []),
   ])
     for (const mode of modes)
       for (const c of connections) {
@@ -628,18 +661,25 @@ try {
   }
   // The metered forwarder keeps its books too: one log row per call it served, Σ rows = its charges =
   // the user's used quota in its database.
-  const books = await ask(metered.child, 'stats');
-  const booksOk =
-    books.served > 0 &&
-    books.logRows === books.served &&
-    books.logQuota === books.charged &&
-    books.usedQuota === books.charged &&
-    books.charged === books.served * CHARGE;
-  console.log(
-    `  metered forwarder: ${books.served} calls served, ${books.logRows} log rows, Σ rows ${books.logQuota}, ` +
-      `used quota ${books.usedQuota}, charged ${books.charged} = ${books.served} × ${CHARGE} → ${booksOk ? 'ok' : 'MISMATCH'}`,
-  );
-  if (!booksOk) failures.push(`metered forwarder's books: ${JSON.stringify(books)}`);
+  const checkBooks = async (name, child) => {
+    const books = await ask(child, 'stats');
+    const booksOk =
+      books.served > 0 &&
+      books.logRows === books.served &&
+      books.logQuota === books.charged &&
+      books.usedQuota === books.charged &&
+      books.charged === books.served * CHARGE;
+    console.log(
+      `  ${name}: ${books.served} calls served, ${books.logRows} log rows, Σ rows ${books.logQuota}, ` +
+        `used quota ${books.usedQuota}, charged ${books.charged} = ${books.served} × ${CHARGE} → ${booksOk ? 'ok' : 'MISMATCH'}`,
+    );
+    if (!booksOk) failures.push(`${name}'s books: ${JSON.stringify(books)}`);
+    return books;
+  };
+  const books = await checkBooks('metered forwarder', metered.child);
+  const threadBooks = meteredThread
+    ? await checkBooks('metered forwarder, log thread', meteredThread.child)
+    : null;
   for (const n of notes) console.log(`\nNOTE: ${n}`);
   console.log(
     failures.length
@@ -674,6 +714,7 @@ try {
         figures,
         billing,
         metered_books: books,
+        metered_thread_books: threadBooks,
         machine_busy_before: +busyBefore.toFixed(2),
         load_average_after: loadavg(),
         notes,
