@@ -26,6 +26,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { batchWriter } from './metered-books.mjs';
 import { Pool } from 'undici';
 
 const require = createRequire(import.meta.url);
@@ -52,15 +53,6 @@ db.prepare(
   `INSERT INTO "tokens" ("id", "user_id", "name", "key_hash", "key_enc", "status", "expired_time", "unlimited_quota")
    VALUES (1, 1, 'bench', '-', '-', 1, -1, 1)`,
 ).run();
-const insert = db.prepare(
-  `INSERT INTO "logs" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
-);
-const takeUser = db.prepare(
-  'UPDATE "users" SET "quota" = "quota" - ?, "used_quota" = "used_quota" + ?, "request_count" = "request_count" + ? WHERE "id" = ?',
-);
-const useToken = db.prepare(
-  'UPDATE "tokens" SET "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ?',
-);
 
 // The token and its user, as a gateway keeps them in memory.
 const user = { id: 1, username: 'bench', group: 'default', quota: 1_000_000_000_000 };
@@ -93,16 +85,7 @@ if (logThread) {
 }
 const allWritten = () => (writing === 0 ? Promise.resolve() : new Promise((resolve) => (written = resolve)));
 
-const flushBatch = db.transaction((rows) => {
-  let quota = 0;
-  const now = Math.floor(Date.now() / 1000);
-  for (const row of rows) {
-    insert.run(row.params);
-    quota += row.quota;
-  }
-  takeUser.run(quota, quota, rows.length, user.id);
-  useToken.run(quota, now, 1);
-});
+const writeBatch = batchWriter(db, COLUMNS, user.id);
 
 function flush() {
   clearTimeout(timer);
@@ -112,12 +95,13 @@ function flush() {
   // One transaction per BATCH rows at most (a full batch can gain a few rows before its turn comes).
   for (let i = 0; i < rows.length; i += BATCH) {
     const slice = rows.slice(i, i + BATCH);
-    if (!writer) flushBatch(slice);
+    let quota = 0;
+    for (const r of slice) quota += r.quota;
+    const params = slice.map((r) => r.params);
+    if (!writer) writeBatch(params, quota);
     else {
       writing++;
-      let quota = 0;
-      for (const r of slice) quota += r.quota;
-      writer.postMessage({ rows: slice.map((r) => r.params), quota });
+      writer.postMessage({ rows: params, quota });
     }
   }
 }
