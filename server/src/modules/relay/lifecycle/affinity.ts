@@ -23,6 +23,7 @@ import { MetricsService } from '../../metrics';
 import { OptionService } from '../../option';
 import type { RelayContext } from '../relay-context';
 import type { JsonObject } from '../types';
+import { headerNames, headerValue } from './header-names';
 
 /** What a session remembers: the channel and the index of the key it used. */
 export interface AffinityTarget {
@@ -130,24 +131,23 @@ export class ChannelAffinity {
     const { req } = ctx;
     const body = req.body ?? {};
     const headers = req.headers ?? {};
-    const header = (name: string): string | null => {
-      const v = headers[name.toLowerCase()];
-      const s = Array.isArray(v) ? v[0] : v;
-      return typeof s === 'string' && s.trim() ? s.trim() : null;
-    };
     for (const rule of this.options.json('channel_affinity.rules') as AffinityRule[]) {
       if (!rule || typeof rule !== 'object') continue;
       if (rule.format && rule.format !== req.format) continue;
       if (rule.mode && rule.mode !== req.mode) continue;
       if (rule.path && !(req.path ?? '').startsWith(rule.path)) continue;
       if (rule.model && !safeTest(rule.model, ctx.model)) continue;
-      const value = rule.header ? header(rule.header) : rule.json ? jsonPath(body, rule.json) : null;
+      const value = rule.header
+        ? headerValue(headers, rule.header.toLowerCase())
+        : rule.json
+          ? jsonPath(body, rule.json)
+          : null;
       if (value) return `rule:${value}`;
     }
     if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key)
       return `pck:${body.prompt_cache_key}`;
-    for (const name of this.options.json('channel_affinity.headers')) {
-      const value = typeof name === 'string' ? header(name) : null;
+    for (const name of headerNames(this.options.json('channel_affinity.headers'))) {
+      const value = headerValue(headers, name);
       if (value) return `hdr:${value}`;
     }
     if (req.format === 'anthropic') {

@@ -30,6 +30,7 @@ import { firstByteMs } from '../upstream/first-byte';
 import { UpstreamClient } from '../upstream/upstream-client';
 import { ChannelAffinity } from './affinity';
 import { hubBody } from './admission';
+import { headerNames } from './header-names';
 
 export interface Attempt {
   channel: ChannelSnapshot;
@@ -270,12 +271,6 @@ function uncarried(ctx: PlanContext, adapter: ProviderAdapter): Uncarried | null
   return field === null ? null : { field, format: FORMAT_NAMES[adapter.format] };
 }
 
-/**
- * The client's headers named in `relay.forward_client_headers` (e.g. `anthropic-beta`, which the
- * features of a Claude Code body depend on) go to an upstream of the caller's own format. A header the
- * adapter already sets with a comma-separated list (anthropic-beta from the model header settings)
- * gets the client's values added to it.
- */
 /** Credentials and transport headers are the gateway's own, whatever the allow-list says. */
 const NEVER_FORWARDED = new Set([
   'authorization',
@@ -291,16 +286,22 @@ const NEVER_FORWARDED = new Set([
   'connection',
 ]);
 
+/**
+ * The client's headers named in `relay.forward_client_headers` (e.g. `anthropic-beta`, which the
+ * features of a Claude Code body depend on) go to an upstream of the caller's own format. A header the
+ * adapter already sets with a comma-separated list (anthropic-beta from the model header settings)
+ * gets the client's values added to it.
+ */
 function forwardClientHeaders(
   call: UpstreamCall,
   headers: IncomingHttpHeaders,
   allowed: readonly string[],
 ): void {
-  for (const name of allowed) {
-    const h = name.trim().toLowerCase();
+  for (const h of headerNames(allowed)) {
     const raw = headers[h];
+    if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(',') : raw;
-    if (!h || NEVER_FORWARDED.has(h) || value === undefined || value === '') continue;
+    if (value === '' || NEVER_FORWARDED.has(h)) continue;
     const existing = Object.keys(call.headers).find((k) => k.toLowerCase() === h);
     if (existing === undefined) call.headers[h] = value;
     else {
