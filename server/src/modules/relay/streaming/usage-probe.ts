@@ -293,6 +293,11 @@ const ANTHROPIC_DELTA = new RegExp(
 const TEXT_KIND = 'text_delta","text';
 const SIGNATURE_KIND = 'signature_delta","signature';
 
+/** An event's text matched against `ANTHROPIC_DELTA` (kind, string); null when it is not one or too long. */
+function anthropicDelta(json: string): RegExpExecArray | null {
+  return json.length > GRAMMAR_MAX ? null : ANTHROPIC_DELTA.exec(json);
+}
+
 /** Whether an event's text is a content block's delta as Anthropic writes it (so valid JSON, of that meaning). */
 export function isAnthropicDelta(json: string): boolean {
   return json.length <= GRAMMAR_MAX && ANTHROPIC_DELTA.test(json);
@@ -303,8 +308,7 @@ export function isAnthropicDelta(json: string): boolean {
  * text string alone is unescaped, when it has escapes); null for any other event, which is parsed.
  */
 export function anthropicTextDelta(json: string): string | null {
-  if (json.length > GRAMMAR_MAX) return null;
-  const m = ANTHROPIC_DELTA.exec(json);
+  const m = anthropicDelta(json);
   return m === null || m[1] !== TEXT_KIND ? null : unescaped(m[2]);
 }
 
@@ -313,8 +317,7 @@ export function anthropicTextDelta(json: string): string | null {
  * signature); null for an event not in Anthropic's shape, which is parsed.
  */
 export function anthropicDeltaContent(json: string): string | null {
-  if (json.length > GRAMMAR_MAX) return null;
-  const m = ANTHROPIC_DELTA.exec(json);
+  const m = anthropicDelta(json);
   if (m === null) return null;
   return m[1] === SIGNATURE_KIND ? '' : unescaped(m[2]);
 }
