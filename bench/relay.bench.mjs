@@ -173,46 +173,35 @@ try {
   );
   children.push(bare.child);
   const bareUrl = `http://127.0.0.1:${bare.port}`;
-  // The least a metering gateway does (support/metered-forwarder.mjs), on the server's own schema.
-  const schemaDb = join(dataDir, 'metered.db');
-  const made = spawnSync(process.execPath, [join(root, 'bench/support/schema-db.mjs'), schemaDb], {
-    encoding: 'utf8',
-  });
-  if (made.status !== 0) throw new Error(`schema for the metered forwarder: ${made.stderr}`);
-  const metered = await forkReady(
-    'metered-forwarder.mjs',
-    {
-      UPSTREAM_URL: mockUrl,
-      SCHEMA_DB: schemaDb,
-      LOG_COLUMNS: made.stdout,
-      PROMPT_PRICE: String(MODEL_RATIO),
-      COMPLETION_PRICE: String(MODEL_RATIO * COMPLETION_RATIO),
-    },
-    (process.env.BENCH_METERED_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  );
-  children.push(metered.child);
-  // The same with its batches written by a worker thread on a second connection (BENCH_METERED_THREAD=1).
-  let meteredThread = null;
-  if (process.env.BENCH_METERED_THREAD === '1') {
-    const threadDb = join(dataDir, 'metered-thread.db');
-    const madeThread = spawnSync(process.execPath, [join(root, 'bench/support/schema-db.mjs'), threadDb], {
+  // The least a metering gateway does (support/metered-forwarder.mjs), on the server's own schema, in a
+  // file of its own per forwarder.
+  const startMetered = async (file, env = {}) => {
+    const schemaDb = join(dataDir, file);
+    const made = spawnSync(process.execPath, [join(root, 'bench/support/schema-db.mjs'), schemaDb], {
       encoding: 'utf8',
     });
-    if (madeThread.status !== 0) throw new Error(`schema for the metered forwarder: ${madeThread.stderr}`);
-    meteredThread = await forkReady(
+    if (made.status !== 0) throw new Error(`schema for the metered forwarder: ${made.stderr}`);
+    const started = await forkReady(
       'metered-forwarder.mjs',
       {
         UPSTREAM_URL: mockUrl,
-        SCHEMA_DB: threadDb,
-        LOG_COLUMNS: madeThread.stdout,
+        SCHEMA_DB: schemaDb,
+        LOG_COLUMNS: made.stdout,
         PROMPT_PRICE: String(MODEL_RATIO),
         COMPLETION_PRICE: String(MODEL_RATIO * COMPLETION_RATIO),
-        LOG_THREAD: '1',
+        ...env,
       },
       (process.env.BENCH_METERED_NODE_ARGS ?? '').split(' ').filter(Boolean),
     );
-    children.push(meteredThread.child);
-  }
+    children.push(started.child);
+    return started;
+  };
+  const metered = await startMetered('metered.db');
+  // The same with its batches written by a worker thread on a second connection (BENCH_METERED_THREAD=1).
+  const meteredThread =
+    process.env.BENCH_METERED_THREAD === '1'
+      ? await startMetered('metered-thread.db', { LOG_THREAD: '1' })
+      : null;
 
   /**
    * One gateway process on its own SQLite file, set up from scratch: admin, the mock as a channel, an

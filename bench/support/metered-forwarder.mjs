@@ -11,14 +11,14 @@
 //     with the batch's balance updates, on a 100 ms timer or as soon as 256 rows wait.
 //
 // No request ids, limits, channel choice, retries, metrics, timeouts or error translation: a floor for
-// what metering costs on node:http + undici + better-sqlite3, not a product.
+// what metering costs on node:http + undici + better-sqlite3, not a product. Run in its own process
+// (child_process.fork; env UPSTREAM_URL, SCHEMA_DB, LOG_COLUMNS as JSON, PROMPT_PRICE and
+// COMPLETION_PRICE per token).
 //
 // LOG_THREAD=1: the batches are written by a worker thread on its own SQLite connection (the same
 // transaction: the rows, the balance and the token), the event loop only hands each batch over. What
 // that variant reaches against the one above is what taking the log's SQLite work off the event loop
-// could buy a gateway, on this machine. Run in its own process
-// (child_process.fork; env UPSTREAM_URL, SCHEMA_DB, LOG_COLUMNS as JSON, PROMPT_PRICE and
-// COMPLETION_PRICE per token).
+// could buy a gateway, on this machine.
 //
 // IPC: sends {ready, port, key} once listening; answers {id, cmd: 'stats'} with the calls served, the
 // quota charged in memory, and what its database holds (rows and the user's used quota) once flushed.
@@ -63,12 +63,11 @@ let charged = 0;
 let pending = [];
 let timer = null;
 
-const logThread = process.env.LOG_THREAD === '1';
 // LOG_THREAD=1: a worker thread owns a second connection and writes each batch in one transaction.
 let writer = null;
 let writing = 0;
 let written = null;
-if (logThread) {
+if (process.env.LOG_THREAD === '1') {
   writer = new Worker(new URL('./metered-log-writer.mjs', import.meta.url), {
     workerData: { schemaDb, columns: COLUMNS, userId: user.id },
   });
