@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { RelayAdmission } from '../../server/src/modules/relay/lifecycle/admission';
-import { RelaySettlement } from '../../server/src/modules/relay/lifecycle/settlement';
-import { relayFail } from '../../server/src/modules/relay/errors';
+import { HTTP_ENTRY } from '../../server/src/modules/relay/lifecycle/settlement';
+import { Spending } from '../../server/src/modules/relay/lifecycle/spend';
 import { QuotaLedgerService } from '../../server/src/modules/billing/quota-ledger.service';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, quotaOf, setQuota, settle } from '../support/relay-fixtures';
@@ -340,7 +340,7 @@ describe('relay', () => {
 
   it('admits the usual call (cached key, fresh balance, no limits, no budget) without waiting on a promise', async () => {
     const admission = t.app.get(RelayAdmission);
-    const settlement = t.app.get(RelaySettlement);
+    const spending = t.app.get(Spending);
     const caller = await admission.caller(key, '127.0.0.1');
     // Token and user now cached: the caller is known at once.
     expect(admission.caller(key, '127.0.0.1')).not.toBeInstanceOf(Promise);
@@ -362,12 +362,14 @@ describe('relay', () => {
       },
       caller,
     );
-    expect(settlement.checkBalance(ctx)).toBeUndefined();
-    expect(admission.limit(ctx, null)).toBeUndefined();
-    const hold = settlement.reserve(ctx);
-    expect(hold).not.toBeInstanceOf(Promise);
+    const ticket = spending.open(ctx, HTTP_ENTRY);
+    expect(ticket.admit()).toBeUndefined();
+    expect(ticket.open).toBe(true);
+    expect(ticket.hold).not.toBeNull();
     // Given back in full: this call never went upstream.
-    settlement.refund(ctx, await hold, null, relayFail(503, 'relay_no_channel', {}), []);
+    ticket.refund(null, null);
+    ticket.close();
+    expect(ticket.open).toBe(false);
     await settle(t);
   });
 

@@ -2,7 +2,7 @@
 
 type Scope = 'token' | 'user' | 'group';
 type Period = 'day' | 'week' | 'month';
-type Kind = 'quota' | 'requests';
+type Kind = 'quota' | 'requests' | 'short' | 'held';
 type Text = { zh: string; en: string };
 
 const SCOPES: Record<Scope, Text> = {
@@ -28,6 +28,14 @@ function refusals(): Record<`relay_budget_${Scope}_${Period}_${Kind}`, Text> {
       out[`relay_budget_${s}_${p}_requests`] = {
         zh: `${SCOPES[s].zh}${PERIODS[p].zh}请求次数已达上限 {limit} 次，将于 {resets}（{zone}）重置`,
         en: `${SCOPES[s].en} ${PERIODS[p].en} request limit of {limit} reached: resets at {resets} ({zone})`,
+      };
+      out[`relay_budget_${s}_${p}_short`] = {
+        zh: `本次调用价格 {price} 超过${SCOPES[s].zh}${PERIODS[p].zh}额度剩余的 {left}，将于 {resets}（{zone}）重置`,
+        en: `This call costs {price}, more than the {left} left of the ${SCOPES[s].en.toLowerCase()} ${PERIODS[p].en} budget: resets at {resets} ({zone})`,
+      };
+      out[`relay_budget_${s}_${p}_held`] = {
+        zh: `${SCOPES[s].zh}${PERIODS[p].zh}额度剩余的 {left} 正被进行中的请求占用，请稍后重试`,
+        en: `The {left} left of the ${SCOPES[s].en.toLowerCase()} ${PERIODS[p].en} budget is held by calls in progress: retry in a moment`,
       };
     }
   return out;

@@ -13,6 +13,8 @@ export class BudgetUsage {
   @BigIntColumn({ name: 'period_start', primary: true }) period_start!: number;
   @BigIntColumn() quota!: number;
   @BigIntColumn() requests!: number;
+  /** What calls in flight hold of `quota` (it is included there). */
+  @BigIntColumn({ default: 0 }) held!: number;
   @BigIntColumn({ name: 'updated_at' }) updated_at!: number;
 }
 

@@ -14,6 +14,6 @@ export {
 } from './pricing';
 export type { Price, PriceTables } from './pricing';
 export { IN_PROGRESS, InsufficientQuota, QuotaLedgerService } from './quota-ledger.service';
-export type { Hold, LogDraft, Payer } from './quota-ledger.service';
+export type { Hold, LogDraft, Payer, Settlement } from './quota-ledger.service';
 export { emptyUsage } from './usage-counts';
 export type { UsageCounts } from './usage-counts';

@@ -43,7 +43,7 @@ describe('BudgetService without budgets', () => {
     ).resolves.toBeNull();
     // The estimate (the tokenizer) is not even run.
     expect(estimated).toBe(false);
-    svc.settle(null, 100);
+    await svc.settle(null, 100);
     svc.release(undefined);
     await svc.flush();
   });

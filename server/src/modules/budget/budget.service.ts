@@ -11,7 +11,7 @@ import { deliverNotice, MailService } from '../mail';
 import { OptionService } from '../option';
 import { parseSetting } from '../user';
 import type { UserSnapshot } from '../user';
-import { Budget, BudgetKind, parseGroupBudgets } from '../../common/budget-rules';
+import { Budget, parseGroupBudgets } from '../../common/budget-rules';
 
 export type BudgetScope = 'token' | 'user' | 'group';
 
@@ -33,6 +33,8 @@ export interface BudgetHold {
   amount: number;
   /** The row (budget_holds) that keeps a relay call's hold across a stop until it settles. */
   id?: number;
+  /** 0 when the hold counts no request (a realtime response: its session is the request); else 1. */
+  requests?: 0;
 }
 
 /** The parties of a call whose budgets apply. */
@@ -79,10 +81,19 @@ export class BudgetExhausted extends Error {
   constructor(
     readonly key: MessageKey,
     readonly params: Record<string, unknown>,
+    readonly kind: RefusalKind = 'quota',
+    /** Seconds after which the call may fit: the period's reset, or a moment when only holds are in the way. */
+    readonly retryAfter = 0,
   ) {
     super(key);
   }
 }
+
+/** Why a budget refused: requests or quota used up, a price above what is left, or a remainder held. */
+export type RefusalKind = 'requests' | 'quota' | 'short' | 'held';
+
+/** Seconds to wait when only the holds of calls in flight fill a cap (they settle within a call's time). */
+const HELD_RETRY_SECONDS = 2;
 
 const SCOPE_ORDER: Record<BudgetScope, number> = { token: 0, user: 1, group: 2 };
 const PERIOD_ORDER: Record<Period, number> = { day: 0, week: 1, month: 2 };
@@ -209,7 +220,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
         await this.ds.getRepository(BudgetHoldRow).delete({ id: row.id });
         continue;
       }
-      if (await this.adjust(hold, -hold.amount, -1)) given++;
+      if (await this.adjust(hold, -hold.amount, -(hold.requests ?? 1), -hold.amount)) given++;
     }
     return given;
   }
@@ -266,33 +277,46 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Admits a call against its budgets, holding `estimate()` (its reservation) and one request on each
-   * counter; null when no budget applies. Throws BudgetExhausted (nothing held) when one is full.
+   * Admits a call against its budgets, holding part of each quota cap and one request on each counter;
+   * null when no budget applies. Throws BudgetExhausted (nothing held) when a counter cannot take it.
+   *
+   * What is held is the call's bound (`bound()`, the most it can cost) where it fits. A bound that is an
+   * estimate (a call without max_tokens) is cut to what is left of the tightest cap, so a cap with
+   * anything left admits the call; an exact bound (a fixed price) must fit whole. Either way no call is
+   * admitted while calls in flight hold all that is left, so admitted calls exceed a cap only by what one
+   * call given the remainder spends past it (see docs/budgets.md).
    */
-  async admit(p: BudgetParty, estimate: () => number, durable = false): Promise<BudgetHold | null> {
+  async admit(
+    p: BudgetParty,
+    bound: () => number,
+    opts: { durable?: boolean; exact?: boolean; countRequest?: boolean } = {},
+  ): Promise<BudgetHold | null> {
     if (!this.applies(p)) return null;
     const now = this.now();
     const caps = this.caps(p, now);
     if (!caps.length) return null;
-    const amount = Math.max(0, Math.ceil(estimate()));
+    const full = Math.max(0, Math.ceil(bound()));
     const keys = caps.map(({ scope, subject, period, start }) => ({ scope, subject, period, start }));
+    const counted = opts.countRequest !== false;
     let id: number | undefined;
+    let amount = full;
     for (let attempt = 0; ; attempt++) {
       await this.ensureRows(caps, now);
       let refused: Cap | null = null;
       try {
         await this.ds.transaction(async (m) => {
+          amount = opts.exact ? full : await this.fitting(m, caps, full);
           for (const c of caps) {
-            if (!(await this.take(m, c, amount, now))) {
+            if (!(await this.take(m, c, amount, now, counted))) {
               refused = c;
               throw new Error('budget refused');
             }
           }
-          if (durable) {
+          if (opts.durable) {
             const res = await m.getRepository(BudgetHoldRow).insert({
               node_name: this.config.nodeName ?? '',
               created_at: now,
-              hold: JSON.stringify({ keys, amount }),
+              hold: JSON.stringify(counted ? { keys, amount } : { keys, amount, requests: 0 }),
             });
             id = Number((res.identifiers[0] as { id: number | string }).id);
           }
@@ -306,29 +330,61 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
           for (const c of caps) this.known.delete(rowKey(c));
           continue;
         }
-        throw this.refusal(refused, row);
+        const cap: Cap = refused;
+        const verdict = this.refusal(counted ? cap : { ...cap, requests: 0 }, row, opts.exact ? full : 0);
+        // Another call took part of what was left between the reading and the raise: read again.
+        if (verdict.kind === 'held' && !opts.exact && attempt < 4) continue;
+        throw verdict;
       }
     }
-    return id === undefined ? { keys, amount } : { keys, amount, id };
+    const hold: BudgetHold = { keys, amount };
+    if (id !== undefined) hold.id = id;
+    if (!counted) hold.requests = 0;
+    return hold;
+  }
+
+  /** The bound cut to what is left of the tightest quota cap (0 when one has nothing left). */
+  private async fitting(m: EntityManager, caps: Cap[], bound: number): Promise<number> {
+    let amount = bound;
+    for (const c of caps) {
+      if (!c.quota) continue;
+      const row = await m
+        .getRepository(BudgetUsage)
+        .findOneBy({ scope: c.scope, subject: c.subject, period: c.period, period_start: c.start });
+      amount = Math.min(amount, c.quota - Number(row?.quota ?? 0));
+    }
+    return Math.max(0, amount);
   }
 
   /** The conditional raise of one counter; false when the cap refuses it. */
-  private async take(m: EntityManager, c: Cap, amount: number, now: number): Promise<boolean> {
+  private async take(
+    m: EntityManager,
+    c: Cap,
+    amount: number,
+    now: number,
+    counted: boolean,
+  ): Promise<boolean> {
     const qb = m
       .createQueryBuilder()
       .update(BudgetUsage)
-      .set({ quota: () => 'quota + :amount', requests: () => 'requests + 1', updated_at: () => ':now' })
+      .set({
+        quota: () => 'quota + :amount',
+        held: () => 'held + :amount',
+        requests: () => 'requests + :one',
+        updated_at: () => ':now',
+      })
       .where('scope = :scope AND subject = :subject AND period = :period AND period_start = :start', {
         scope: c.scope,
         subject: c.subject,
         period: c.period,
         start: c.start,
         amount,
+        one: counted ? 1 : 0,
         now,
       });
-    // Within the cap: charged + held + this estimate ≤ cap, and something left (a free call too).
+    // Within the cap: charged + held + this amount ≤ cap, and something left (a free call too).
     if (c.quota) qb.andWhere('quota < :cap AND quota + :amount <= :cap', { cap: c.quota });
-    if (c.requests) qb.andWhere('requests < :rcap', { rcap: c.requests });
+    if (c.requests && counted) qb.andWhere('requests < :rcap', { rcap: c.requests });
     const res = await qb.execute();
     return !!res.affected;
   }
@@ -339,16 +395,38 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
       .findOneBy({ scope: c.scope, subject: c.subject, period: c.period, period_start: c.start });
   }
 
-  private refusal(c: Cap, row: BudgetUsage | null): BudgetExhausted {
-    const kind: BudgetKind = c.requests && Number(row?.requests ?? 0) + 1 > c.requests ? 'requests' : 'quota';
+  /**
+   * Why a counter refused a call: its request cap is reached, its quota is used up, the call's exact
+   * price is more than what is left, or what is left is held by calls in flight (a moment's wait).
+   */
+  private refusal(c: Cap, row: BudgetUsage | null, price = 0): BudgetExhausted {
+    const quota = Number(row?.quota ?? 0);
+    const held = Math.max(0, Number(row?.held ?? 0));
+    const charged = quota - held;
+    const kind: RefusalKind =
+      c.requests && Number(row?.requests ?? 0) + 1 > c.requests
+        ? 'requests'
+        : charged >= c.quota
+          ? 'quota'
+          : price && charged + price > c.quota
+            ? 'short'
+            : 'held';
     const zone = this.zone();
-    return new BudgetExhausted(`relay_budget_${c.scope}_${c.period}_${kind}`, {
-      group: c.subject,
-      limit: c.requests,
-      resets: localTime(zone, c.end),
-      reset_at: c.end,
-      zone,
-    });
+    const now = this.now();
+    return new BudgetExhausted(
+      `relay_budget_${c.scope}_${c.period}_${kind}`,
+      {
+        group: c.subject,
+        limit: c.requests,
+        resets: localTime(zone, c.end),
+        reset_at: c.end,
+        zone,
+        price,
+        left: Math.max(0, c.quota - charged),
+      },
+      kind,
+      kind === 'held' ? HELD_RETRY_SECONDS : Math.max(1, c.end - now),
+    );
   }
 
   /** Counter rows are created before the admission's transaction (a missing row cannot be locked). */
@@ -366,6 +444,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
           period: c.period,
           period_start: c.start,
           quota: 0,
+          held: 0,
           requests: 0,
           updated_at: now,
         })),
@@ -380,12 +459,17 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
    * A served call counts in full in the periods it was admitted in: the difference between its charge
    * and its hold is added whatever the cap. The notice goes out when a counter passes the threshold.
    */
-  settle(hold: BudgetHold | null | undefined, charged: number, notify?: BudgetParty): void {
-    if (!hold) return;
+  settle(hold: BudgetHold | null | undefined, charged: number, notify?: BudgetParty): Promise<void> {
+    if (!hold) return Promise.resolve();
     const delta = charged - hold.amount;
-    if (delta || hold.id !== undefined) this.track(this.adjust(hold, delta, 0).then(() => undefined));
+    const done =
+      delta || hold.amount || hold.id !== undefined
+        ? this.adjust(hold, delta, 0, -hold.amount).then(() => undefined)
+        : Promise.resolve();
+    this.track(done);
     if (notify && charged > 0 && this.options.num('BudgetNoticePercent') > 0)
-      this.track(this.notice(hold, notify));
+      this.track(done.then(() => this.notice(hold, notify)));
+    return done;
   }
 
   /** Adds a realtime response's charge to the counters its session was admitted against. */
@@ -401,7 +485,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
   /** A call no one served: its hold and its request go back. */
   release(hold: BudgetHold | null | undefined): void {
     if (!hold) return;
-    this.track(this.adjust(hold, -hold.amount, -1).then(() => undefined));
+    this.track(this.adjust(hold, -hold.amount, -(hold.requests ?? 1), -hold.amount).then(() => undefined));
   }
 
   /** Resolves once every counter change queued so far is written. */
@@ -418,7 +502,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
    * Adds to the hold's counters (unconditionally) and removes its durable row, in one transaction; a
    * durable hold already given back (its row gone) changes nothing. True when applied.
    */
-  private async adjust(hold: BudgetHold, quota: number, requests: number): Promise<boolean> {
+  private async adjust(hold: BudgetHold, quota: number, requests: number, held = 0): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.ds.transaction(async (m) => {
@@ -426,12 +510,17 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
             const gone = await m.getRepository(BudgetHoldRow).delete({ id: hold.id });
             if (!gone.affected) return false;
           }
-          if (quota || requests)
+          if (quota || requests || held)
             for (const k of hold.keys)
               await m
                 .createQueryBuilder()
                 .update(BudgetUsage)
-                .set({ quota: () => 'quota + :q', requests: () => 'requests + :r', updated_at: () => ':now' })
+                .set({
+                  quota: () => 'quota + :q',
+                  held: () => 'held + :h',
+                  requests: () => 'requests + :r',
+                  updated_at: () => ':now',
+                })
                 .where(
                   'scope = :scope AND subject = :subject AND period = :period AND period_start = :start',
                   {
@@ -440,6 +529,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
                     period: k.period,
                     start: k.start,
                     q: quota,
+                    h: held,
                     r: requests,
                     now: this.now(),
                   },
@@ -466,7 +556,8 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
     for (const c of this.caps(p, now)) {
       if (!c.quota || !hold.keys.some((k) => rowKey(k) === rowKey(c))) continue;
       const row = await this.row(c);
-      if (Number(row?.quota ?? 0) >= c.quota) return this.refusal({ ...c, requests: 0 }, row);
+      if (Number(row?.quota ?? 0) - Math.max(0, Number(row?.held ?? 0)) >= c.quota)
+        return this.refusal({ ...c, requests: 0 }, row);
     }
     return null;
   }

@@ -384,6 +384,8 @@ export const OPTION_DEFINITIONS = [
   // quota
   int('QuotaForNewUser', 0, 0, Number.MAX_SAFE_INTEGER),
   int('PreConsumedQuota', 500, 0, Number.MAX_SAFE_INTEGER),
+  // completion tokens a budgeted call that names no max_tokens is held for (its budget bound)
+  int('BudgetOutputTokens', 4096, 1, 10_000_000),
   int('QuotaForInviter', 0, 0, Number.MAX_SAFE_INTEGER),
   int('QuotaForInvitee', 0, 0, Number.MAX_SAFE_INTEGER),
   // pricing and groups

@@ -28,6 +28,21 @@ export class RelayError extends Error {
   /** What the operator reads in the error log when it says more than the caller's message (the upstream's own words). */
   detail: string | null = null;
 
+  /** Seconds after which the same call may succeed (answered as `Retry-After`); null when waiting does not help. */
+  retryAfter: number | null = null;
+
+  /** A refusal by a limit or a budget: 429 with the wait that helps, in whole seconds (at least 1). */
+  static limited(
+    key: MessageKey,
+    params: Record<string, unknown>,
+    code: string,
+    retryAfterSeconds: number,
+  ): RelayError {
+    const e = new RelayError(429, key, params, '', code);
+    e.retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+    return e;
+  }
+
   /** The error log's text: the detail when there is one, else the English message. */
   logText(): string {
     return this.detail ? `${this.messageIn('en')}: ${this.detail}` : this.messageIn('en');

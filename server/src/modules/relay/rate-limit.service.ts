@@ -4,7 +4,7 @@ import { RedisBusService } from '../../common/redis-bus.service';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { OptionService } from '../option';
-import { relayFail } from './errors';
+import { RelayError } from './errors';
 
 /** Atomic sliding-window check: prune both windows, refuse when full, else count the request. */
 const CHECK_SCRIPT = `
@@ -99,12 +99,18 @@ export class RateLimitService {
       if (!verdict) total.push(now);
     }
     if (verdict)
-      throw relayFail(
-        429,
+      throw RelayError.limited(
         'relay_rate_limited',
         { minutes, count: verdict === 1 ? maxTotal : maxOk },
         'rate_limit_exceeded',
+        this.waitSeconds(verdict === 1 ? this.total : this.ok, String(userId), now, windowMs),
       );
+  }
+
+  /** Seconds until the oldest request of a full window leaves it (the whole window when counted in Redis). */
+  private waitSeconds(map: Map<string, number[]>, key: string, now: number, windowMs: number): number {
+    const oldest = this.redis.client ? undefined : map.get(key)?.[0];
+    return (oldest === undefined ? windowMs : oldest + windowMs - now) / 1000;
   }
 
   async success(userId: number): Promise<void> {

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Price } from '../billing';
 import type { ContentTap } from '../log';
-import type { BudgetHold } from '../budget';
 import type { UserSnapshot } from '../user';
 import type { TokenSnapshot } from './relay-cache.service';
 import type { JsonObject, RelayMode, WireFormat } from './types';
@@ -55,6 +54,4 @@ export interface RelayContext {
   startedAt: number;
   /** What the call writes to its caller, copied when its content is stored (content logs); absent otherwise. */
   content?: ContentTap | null;
-  /** What the call holds against its periodic budgets (none when no budget applies). */
-  budget?: BudgetHold | null;
 }

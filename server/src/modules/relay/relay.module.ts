@@ -19,7 +19,7 @@ import { AttemptPlanner } from './lifecycle/attempt-plan';
 import { Failover } from './lifecycle/failover';
 import { ChannelAffinity } from './lifecycle/affinity';
 import { ChannelProbe } from './lifecycle/probe';
-import { RelaySettlement } from './lifecycle/settlement';
+import { Spending } from './lifecycle/spend';
 import { UpstreamClient } from './upstream/upstream-client';
 
 @Module({
@@ -36,7 +36,7 @@ import { UpstreamClient } from './upstream/upstream-client';
   providers: [
     RelayCacheService,
     RelayAdmission,
-    RelaySettlement,
+    Spending,
     AttemptPlanner,
     ChannelAffinity,
     Failover,
@@ -57,6 +57,7 @@ import { UpstreamClient } from './upstream/upstream-client';
     RealtimeRelay,
     RelayCacheService,
     RelayAdmission,
+    Spending,
     Failover,
     UpstreamClient,
     ChannelHealthService,

@@ -2,11 +2,12 @@
  * The relay lifecycle of one model call, top to bottom:
  *
  *   admission (key → token → user → model → group → price → screen)      lifecycle/admission.ts
- *   → balance → request-rate limits → reservation                        lifecycle/settlement.ts
+ *   → spend ticket: balance → limits → budgets → reservation             lifecycle/spend.ts
  *   → failover: plan an attempt → send upstream → answer the caller      lifecycle/failover.ts,
  *     (JSON, folded stream, binary, or the stream pump), next channel       attempt-plan.ts, upstream/,
  *     on a retryable failure while nothing has reached the caller          respond/
- *   → settle the full charge, or refund everything                       lifecycle/settlement.ts
+ *   → the ticket charges the full price, or refunds everything; closes   lifecycle/spend.ts,
+ *     (log rows: lifecycle/settlement.ts)                                   settlement.ts
  *
  * Adapters and format converters are pure; see ./adapters and ./formats.
  */
@@ -23,7 +24,8 @@ import { Caller, RelayAdmission } from './lifecycle/admission';
 import { captureAtAdmission, captureForChannel, recordContent } from './lifecycle/content-capture';
 import { Attempt, AttemptPlanner } from './lifecycle/attempt-plan';
 import { Failover, FailoverPlan, FailoverResult } from './lifecycle/failover';
-import { RelaySettlement } from './lifecycle/settlement';
+import { HTTP_ENTRY, httpCharge, refundDraft } from './lifecycle/settlement';
+import { Spending, SpendTicket } from './lifecycle/spend';
 import { InboundRequest, RelayContext } from './relay-context';
 import { relayAggregated, relayBinary, relayJson } from './respond/complete';
 import type { Outcome } from './respond/outcome';
@@ -38,7 +40,7 @@ export class RelayService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly admission: RelayAdmission,
-    private readonly settlement: RelaySettlement,
+    private readonly spending: Spending,
     readonly planner: AttemptPlanner,
     private readonly failover: Failover,
     private readonly upstream: UpstreamClient,
@@ -77,23 +79,27 @@ export class RelayService {
   }
 
   private async serve(req: InboundRequest, res: ServerResponse, caller: Caller): Promise<void> {
-    let ctx: RelayContext;
-    let hold;
+    let ticket: SpendTicket;
     try {
-      ctx = this.admission.admit(req, caller);
-      // Each step returns a promise only when it has to wait (a balance to read, a limit to count, a
-      // reservation to write); the usual call goes through all three without one.
-      const checking = this.settlement.checkBalance(ctx);
-      if (checking) await checking;
-      const limiting = this.admission.limit(ctx, res);
-      if (limiting) await limiting;
-      const reserving = this.settlement.reserve(ctx);
-      hold = reserving instanceof Promise ? await reserving : reserving;
+      const ctx = this.admission.admit(req, caller);
+      ticket = this.spending.open(ctx, HTTP_ENTRY);
+      // A promise only when the ticket has to wait (a balance to read, a limit to count, a budget or a
+      // reservation to write); the usual call is admitted without one.
+      const admitting = ticket.admit();
+      if (admitting) await admitting;
     } catch (err) {
       return writeError(res, req, toRelayError(err));
     }
-    if (this.content.active) captureAtAdmission(this.content, ctx, res);
+    try {
+      await this.serveAdmitted(ticket, req, res);
+    } finally {
+      ticket.close();
+    }
+  }
 
+  private async serveAdmitted(ticket: SpendTicket, req: InboundRequest, res: ServerResponse): Promise<void> {
+    const ctx = ticket.ctx;
+    if (this.content.active) captureAtAdmission(this.content, ctx, res);
     const call = new RelayCall(this, ctx, res);
     res.on('close', call.onClose);
     let result: FailoverResult<Attempt, Outcome>;
@@ -104,12 +110,13 @@ export class RelayService {
     }
 
     if (result.ok) {
-      this.settlement.settle(ctx, hold, result.attempt, result.value, result.tried);
+      const logged = this.options.bool('LogConsumeEnabled');
+      ticket.charge(httpCharge(ctx, result.attempt, result.value, result.tried, logged));
       if (ctx.content) recordContent(this.content, ctx, result.attempt.channel, res);
       return;
     }
     const err = result.error ?? relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model });
-    this.settlement.refund(ctx, hold, result.channel, err, result.tried);
+    ticket.refund(result.channel, refundDraft(ctx, result.channel, err, result.tried));
     writeError(res, req, err);
     if (ctx.content) recordContent(this.content, ctx, result.channel, res);
   }

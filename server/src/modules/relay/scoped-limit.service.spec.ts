@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-import { EventEmitter } from 'node:events';
 import type { RedisBusService } from '../../common/redis-bus.service';
 import type { AppConfig } from '../../config/app-config';
 import { RelayError } from './errors';
@@ -82,20 +80,22 @@ describe('ScopedLimitService in memory', () => {
     expect(await svc.acquire('channel', 4, channel)).toBeInstanceOf(LimitLease);
   });
 
-  it('answers a token over its limit with a 429 naming it, and frees the slot when the response closes', async () => {
+  it('answers a token over its limit with a 429 naming it and the wait, and frees the slot on release', async () => {
     const token = { id: 9, ...limits(0, 0, 1) };
-    const res = Object.assign(new EventEmitter(), { closed: false }) as unknown as ServerResponse;
-    await svc.admitToken(token, res);
-    const refused = await svc.admitToken(token, res).catch((e: unknown) => e);
+    const lease = await svc.admitToken(token);
+    const refused = await svc.admitToken(token).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RelayError);
     expect((refused as RelayError).status).toBe(429);
+    expect((refused as RelayError).retryAfter).toBe(1);
     expect((refused as RelayError).messageIn('en')).toMatch(/at most 1 at a time/);
-    res.emit('close');
-    await expect(svc.admitToken(token, res)).resolves.toBeUndefined();
-    // A response already closed gives its slot back at once.
-    const gone = Object.assign(new EventEmitter(), { closed: true }) as unknown as ServerResponse;
-    res.emit('close');
-    await svc.admitToken(token, gone);
-    await expect(svc.admitToken(token, res)).resolves.toBeUndefined();
+    lease.release();
+    lease.release(); // idempotent: one slot given back
+    const again = await svc.admitToken(token);
+    await expect(svc.admitToken(token)).rejects.toBeInstanceOf(RelayError);
+    again.release();
+    const rpm = { id: 10, ...limits(1, 0, 0) };
+    (await svc.admitToken(rpm)).release();
+    const overRpm = await svc.admitToken(rpm).catch((e: unknown) => e);
+    expect((overRpm as RelayError).retryAfter).toBe(60);
   });
 });

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { RedisBusService } from '../../common/redis-bus.service';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import type { MessageKey } from '../../common/i18n/messages';
-import { relayFail } from './errors';
+import { RelayError } from './errors';
 
 /**
  * Per-channel and per-token limits: requests per minute, tokens per minute (prompt + completion as
@@ -176,18 +175,21 @@ export class ScopedLimitService implements OnModuleDestroy {
   }
 
   /**
-   * Admits a token's request or throws the 429 the caller sees. The slot is freed when the response
-   * closes, whichever way it ends (answered, failed, client gone).
+   * Admits a token's request, or throws the 429 the caller sees (with the wait that helps). The caller
+   * releases the slot when the request ends, whichever way it ends (answered, failed, client gone).
    */
-  async admitToken(token: ScopedLimits & { id: number }, res: ServerResponse): Promise<void> {
+  async admitToken(token: ScopedLimits & { id: number }): Promise<LimitLease> {
     const r = await this.acquire('token', token.id, token);
-    if (typeof r === 'number') {
-      const limit =
-        r === Refusal.Rpm ? token.rpmLimit : r === Refusal.Tpm ? token.tpmLimit : token.concurrencyLimit;
-      throw relayFail(429, TOKEN_MESSAGES[r], { limit }, 'rate_limit_exceeded');
-    }
-    if (res.closed) r.release();
-    else res.once('close', r.release);
+    if (typeof r !== 'number') return r;
+    const limit =
+      r === Refusal.Rpm ? token.rpmLimit : r === Refusal.Tpm ? token.tpmLimit : token.concurrencyLimit;
+    // A minute's window frees a request or tokens within the minute; a slot in flight usually sooner.
+    throw RelayError.limited(
+      TOKEN_MESSAGES[r],
+      { limit },
+      'rate_limit_exceeded',
+      r === Refusal.Concurrency ? 1 : WINDOW_SECONDS,
+    );
   }
 
   /** A slot on a channel, or null when one of its limits is reached (selection then skips it). */

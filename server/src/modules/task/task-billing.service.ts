@@ -1,10 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ChannelHealthService, RateLimitService, RelayError, clientType, relayFail } from '../relay';
+import { Injectable } from '@nestjs/common';
+import { RelayError, Spending, clientType } from '../relay';
 import type { RelayContext } from '../relay';
 import { LogType } from '../../database/entities';
-import { Hold, InsufficientQuota, LogDraft, Payer, QuotaLedgerService } from '../billing';
+import { Hold, LogDraft, Payer } from '../billing';
 import { fixedQuota } from '../billing';
-import { BudgetHold, BudgetService } from '../budget';
+import { BudgetHold } from '../budget';
 import { OptionService } from '../option';
 import { logTextColumns, type LogText } from '../log';
 
@@ -100,14 +100,9 @@ function budgetHoldOf(v: unknown): BudgetHold | null {
  */
 @Injectable()
 export class TaskBillingService {
-  private readonly logger = new Logger('TaskBilling');
-
   constructor(
-    private readonly ledger: QuotaLedgerService,
     private readonly options: OptionService,
-    private readonly health: ChannelHealthService,
-    private readonly limits: RateLimitService,
-    private readonly budgets: BudgetService,
+    private readonly spending: Spending,
   ) {}
 
   /** The quota of one call of the context's model: its fixed price; free models cost 0. */
@@ -178,16 +173,11 @@ export class TaskBillingService {
   }
 
   /**
-   * Reserves `quota` from the user and the token (nothing when 0), with the consume-log row.
-   * Refusal → 403 and nothing changes.
+   * What a task's settlement needs, for a submission of `quota` (its log row not written yet): the
+   * submission's spend ticket holds it (taskEntry) and records the row's id and the budget hold here.
    */
-  async reserve(
-    ctx: RelayContext,
-    quota: number,
-    ref: Omit<TaskRef, 'taskId'>,
-    contentLogged = false,
-  ): Promise<TaskCharge> {
-    const charge: TaskCharge = {
+  chargeOf(ctx: RelayContext, quota: number, contentLogged = false): TaskCharge {
+    return {
       reserved: quota,
       log_id: null,
       token_id: ctx.token?.id ?? 0,
@@ -203,41 +193,27 @@ export class TaskBillingService {
       model_price: ctx.price.modelPrice,
       group_ratio: ctx.price.groupRatio,
       user_group_ratio: ctx.price.userGroupRatio,
-      budget: ctx.budget ?? null,
+      budget: null,
       ...(contentLogged ? { content_logged: true } : {}),
     };
-    const log = this.logEnabled()
-      ? this.draft({ ...ref, taskId: '' }, charge, LogType.Consume, quota, 'in progress')
+  }
+
+  /** The consume-log row written with the reservation ("in progress"), or null with consume logs off. */
+  holdLog(ref: Omit<TaskRef, 'taskId'>, c: TaskCharge): LogDraft | null {
+    return this.logEnabled()
+      ? this.draft({ ...ref, taskId: '' }, c, LogType.Consume, c.reserved, 'in progress')
       : null;
-    try {
-      const hold = await this.ledger.reserve(this.payer(ref.userId, charge), quota, log);
-      charge.log_id = hold.logId;
-    } catch (err) {
-      if (err instanceof InsufficientQuota)
-        throw relayFail(
-          403,
-          err.who === 'user' ? 'relay_quota_insufficient' : 'relay_token_quota_insufficient',
-          {},
-          'insufficient_quota',
-        );
-      throw err;
-    }
-    if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= quota;
-    if (quota > 0) this.health.afterCharge(ctx.user, quota);
-    return charge;
   }
 
   /** The upstream accepted the task: it counts as a successful request for the rate limits. */
   accepted(userId: number): void {
-    void this.limits
-      .success(userId)
-      .catch((err: Error) => this.logger.warn(`rate-limit count failed: ${err.message}`));
+    this.spending.countSuccess(userId);
   }
 
   /** The task succeeded: the reservation becomes the charge and its log the final consume log. */
   succeed(ref: TaskRef, c: TaskCharge): void {
     const content = `${ref.platform} ${ref.action} ${ref.taskId}`.trim();
-    this.ledger.settle({
+    this.spending.funding.settle({
       hold: this.hold(ref.userId, c),
       channelId: ref.channelId,
       charged: c.reserved,
@@ -249,12 +225,12 @@ export class TaskBillingService {
 
   /** The task failed or was refused: the whole reservation goes back; an error log says why. */
   refund(ref: TaskRef, c: TaskCharge, reason: string): void {
-    this.budgets.release(c.budget);
+    this.spending.budgets.release(c.budget);
     const what = `${ref.platform} ${ref.action}${ref.taskId ? ' ' + ref.taskId : ''}`;
     const content: LogText = reason
       ? { key: 'log_text_task_refunded', params: { what, reason: reason.slice(0, 1500), quota: c.reserved } }
       : { key: 'log_text_task_refunded_no_reason', params: { what, quota: c.reserved } };
-    this.ledger.settle({
+    this.spending.funding.settle({
       hold: this.hold(ref.userId, c),
       channelId: ref.channelId,
       charged: 0,

@@ -152,6 +152,7 @@ export class TaskRoutes implements OnModuleInit {
             result: null,
           }
         : { code: e.code ?? (e.status >= 500 ? 'upstream_error' : 'invalid_request'), message, data: null };
+    if (e.retryAfter !== null) void reply.header('retry-after', String(e.retryAfter));
     void reply
       .code(e.status)
       .header('content-type', 'application/json; charset=utf-8')

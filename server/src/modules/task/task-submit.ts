@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { admitBudget, RelayCacheService, RelayError, releaseBudget } from '../relay';
-import { BudgetService } from '../budget';
+import { RelayCacheService, RelayError, Spending, taskEntry } from '../relay';
 import { ContentLogService } from '../log';
 import type { ChannelSnapshot, RelayContext } from '../relay';
 import { TaskBillingService, TaskCharge, TaskRef } from './task-billing.service';
@@ -18,6 +17,21 @@ export interface TaskSubmission<P> {
   parsed: P;
 }
 
+export interface SubmitArgs<P> {
+  ctx: RelayContext;
+  quota: number;
+  platform: TaskRef['platform'];
+  action: string;
+  types: number[];
+  /** The channel of the task acted upon (follow-ups go to the upstream that knows it). */
+  fixed: ChannelSnapshot | null;
+  path: string;
+  body: (ch: ChannelSnapshot) => unknown;
+  auth: (key: string) => Record<string, string>;
+  timeoutMs: number;
+  parse: (text: string) => P | null;
+}
+
 /**
  * A task submission, the same for every platform: the channel (the origin task's, else the choice of
  * the caller's group), the price held, the call with failover, and a full refund when no upstream
@@ -29,39 +43,44 @@ export class TaskSubmitter {
     private readonly cache: RelayCacheService,
     private readonly billing: TaskBillingService,
     private readonly upstream: TaskUpstream,
-    private readonly budgets: BudgetService,
+    private readonly spending: Spending,
     private readonly content: ContentLogService,
   ) {}
 
-  async submit<P>(args: {
-    ctx: RelayContext;
-    quota: number;
-    platform: TaskRef['platform'];
-    action: string;
-    types: number[];
-    /** The channel of the task acted upon (follow-ups go to the upstream that knows it). */
-    fixed: ChannelSnapshot | null;
-    path: string;
-    body: (ch: ChannelSnapshot) => unknown;
-    auth: (key: string) => Record<string, string>;
-    timeoutMs: number;
-    parse: (text: string) => P | null;
-  }): Promise<TaskSubmission<P>> {
+  async submit<P>(args: SubmitArgs<P>): Promise<TaskSubmission<P>> {
     const { ctx } = args;
-    let channel = args.fixed ?? pickChannel(this.cache, ctx, args.types, 0, new Set());
+    const channel = args.fixed ?? pickChannel(this.cache, ctx, args.types, 0, new Set());
     const base = { userId: ctx.user.id, platform: args.platform, action: args.action };
     // Content logs: the token or the user stores content (asked only when some does), or the channel.
     const byCaller = this.content.active && this.content.wants(ctx.token?.id ?? 0, ctx.user.id);
-    let stored = byCaller || ContentLogService.channelWants(channel.setting);
-    // The periodic budgets hold the task's price with its reservation; a refund gives both back.
-    await admitBudget(this.budgets, ctx, () => args.quota);
-    let charge: TaskCharge;
+    const stored = byCaller || ContentLogService.channelWants(channel.setting);
+    // The submission's spend ticket: limits, the budgets holding the task's price, the reservation with
+    // its log row. The task then keeps the open reservation in its charge until it ends (task-billing).
+    const charge: TaskCharge = this.billing.chargeOf(ctx, args.quota, stored);
+    const ticket = this.spending.open(
+      ctx,
+      taskEntry(args.quota, this.billing.holdLog({ ...base, channelId: channel.id }, charge)),
+    );
+    await ticket.admit();
+    charge.log_id = ticket.hold?.logId ?? null;
+    charge.budget = ticket.budget;
+    ticket.handOver();
     try {
-      charge = await this.billing.reserve(ctx, args.quota, { ...base, channelId: channel.id }, stored);
-    } catch (err) {
-      releaseBudget(this.budgets, ctx);
-      throw err;
+      return await this.send(args, ticket.ctx, channel, charge, base, byCaller);
+    } finally {
+      ticket.close();
     }
+  }
+
+  private async send<P>(
+    args: SubmitArgs<P>,
+    ctx: RelayContext,
+    first: ChannelSnapshot,
+    charge: TaskCharge,
+    base: Omit<TaskRef, 'taskId' | 'channelId'>,
+    byCaller: boolean,
+  ): Promise<TaskSubmission<P>> {
+    let channel = first;
     const ref = (taskId: string): TaskRef => ({ ...base, channelId: channel.id, taskId });
     const sent = await this.upstream.submit({
       ctx,
@@ -76,7 +95,7 @@ export class TaskSubmitter {
     channel = sent.channel;
     // The channel that answered decides (failover may have left the first one): the task's later log
     // rows are marked only when the submission is stored.
-    stored = byCaller || ContentLogService.channelWants(channel.setting);
+    const stored = byCaller || ContentLogService.channelWants(channel.setting);
     if (stored) {
       charge.content_logged = true;
       this.storeContent(ctx, args.platform, args.path, channel, sent.answer, sent.error);

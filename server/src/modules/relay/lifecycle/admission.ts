@@ -3,13 +3,13 @@
  *
  *   key (headers) → token rules → user rules        (caller: 401/403 whatever the body)
  *   → model → token model limits → group → price → sensitive words   (admit: 403/400)
- *   → request-rate limits                                          (limit: 429)
+ *
+ * What the call may spend (balance, limits, budgets, the reservation) is its spend ticket's: ./spend.ts.
  *
  * Every entry point that spends (HTTP relay, realtime, Midjourney, Suno, playground) and every one that
  * only reads with an API key (model lists, billing and usage endpoints, task fetches) goes through
  * `caller`: it is the one place that decides whether a key and its user may use the relay.
  */
-import type { ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { parseApiKey } from '../../../common/api-key';
 import { Role, TokenStatus, UserStatus } from '../../../database/entities';
@@ -22,10 +22,8 @@ import { hasChannel } from '../channel-selector';
 import { relayFail } from '../errors';
 import { toHubRequest } from '../formats';
 import { geminiEmbedToOpenAIRequest } from '../formats/gemini';
-import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
 import { ipAllowed, RelayCacheService, TokenSnapshot } from '../relay-cache.service';
-import { hasScopedLimits, ScopedLimitService } from '../scoped-limit.service';
 import type { JsonObject } from '../types';
 import { estimatePromptTokens, promptText } from '../usage';
 
@@ -49,8 +47,6 @@ export class RelayAdmission {
     private readonly groups: UserGroupsService,
     private readonly options: OptionService,
     private readonly health: ChannelHealthService,
-    private readonly limits: RateLimitService,
-    private readonly scoped: ScopedLimitService,
   ) {
     this.prices = new PriceMemo(options);
   }
@@ -171,19 +167,6 @@ export class RelayAdmission {
       promptBound,
       startedAt: Date.now(),
     };
-  }
-
-  /**
-   * The request-rate limits of the user (ModelRequestRateLimit*) and of the token (RPM, TPM, concurrency):
-   * 429 when one is reached. The token's concurrency slot is held until `res` closes.
-   */
-  limit(ctx: RelayContext, res: ServerResponse | null): Promise<void> | undefined {
-    const token = res && ctx.token && hasScopedLimits(ctx.token) ? ctx.token : null;
-    // Neither kind of limit on: nothing to wait for (no promise).
-    if (!token && !this.limits.active()) return undefined;
-    return this.limits
-      .check(ctx.user.id, ctx.user.group)
-      .then(() => (token && res ? this.scoped.admitToken(token, res) : undefined));
   }
 
   private sensitiveWord(text: string): string | null {

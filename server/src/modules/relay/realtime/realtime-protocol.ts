@@ -147,7 +147,10 @@ export function realtimeUsage(raw: unknown): RealtimeUsage | null {
  * Is this text frame possibly a `response.done` (or `response.created`)? A cheap byte search, so the
  * audio deltas that make most of the traffic are never parsed.
  */
-export function mayBeEvent(data: Buffer, type: 'response.done' | 'response.created'): boolean {
+export function mayBeEvent(
+  data: Buffer,
+  type: 'response.done' | 'response.created' | 'response.create',
+): boolean {
   return data.includes(type);
 }
 
@@ -268,11 +271,18 @@ export function errorEvent(message: string, code: string, type = 'invalid_reques
 }
 
 /** The raw HTTP answer of a refused upgrade (OpenAI error JSON), written straight to the socket. */
-export function httpRefusal(status: number, message: string, code: string | null, requestId: string): string {
+export function httpRefusal(
+  status: number,
+  message: string,
+  code: string | null,
+  requestId: string,
+  retryAfter: number | null = null,
+): string {
   const body = JSON.stringify(errorBody('openai', status, message, code));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Connection: close\r\n' +
+    (retryAfter !== null ? `Retry-After: ${retryAfter}\r\n` : '') +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     `X-Oneapi-Request-Id: ${requestId}\r\n` +

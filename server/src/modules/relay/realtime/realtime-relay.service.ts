@@ -32,7 +32,14 @@ import { ChannelHealthService } from '../channel-health.service';
 import { ChannelSnapshot, mapModel, selectChannel } from '../channel-selector';
 import { RelayError, relayFail, sanitizeUpstreamText, toRelayError } from '../errors';
 import { RelayAdmission } from '../lifecycle/admission';
-import { admitBudget, budgetError, budgetParty, releaseBudget } from '../lifecycle/budget';
+import {
+  budgetError,
+  budgetParty,
+  REALTIME_RESPONSE,
+  REALTIME_SESSION,
+  Spending,
+  SpendTicket,
+} from '../lifecycle/spend';
 import { Failover } from '../lifecycle/failover';
 import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
@@ -117,6 +124,7 @@ export class RealtimeRelay implements OnModuleDestroy {
     readonly health: ChannelHealthService,
     readonly limits: RateLimitService,
     readonly budgets: BudgetService,
+    readonly spending: Spending,
     readonly content: ContentLogService,
   ) {
     this.trust = proxyAddr.compile(config.trustedProxies);
@@ -221,7 +229,10 @@ export class RealtimeRelay implements OnModuleDestroy {
     };
     const refuse = (e: RelayError) => {
       const status = e.status === 499 ? 400 : e.status;
-      endWith(socket, httpRefusal(status, e.messageIn(inbound.lang), e.code, inbound.requestId));
+      endWith(
+        socket,
+        httpRefusal(status, e.messageIn(inbound.lang), e.code, inbound.requestId, e.retryAfter),
+      );
     };
     if (!isWebSocketHandshake(req))
       return refuse(relayFail(400, 'relay_bad_body', { reason: 'not a WebSocket handshake' }));
@@ -229,28 +240,28 @@ export class RealtimeRelay implements OnModuleDestroy {
       return refuse(new RelayError(503, 'relay_upstream_failed', { reason: 'shutting down' }));
 
     let ctx: RelayContext;
+    let ticket: SpendTicket;
     try {
       ctx = this.admission.admit(inbound, await this.admission.caller(inbound.key, inbound.ip));
-      if ((await this.ledger.balanceOf(ctx.user.id)) <= 0)
-        throw relayFail(403, 'relay_quota_insufficient', {}, 'insufficient_quota');
-      await this.admission.limit(ctx, null);
-      // A session is one request of the budgets; each response's charge is added when it is billed.
-      await admitBudget(this.budgets, ctx, () => 0);
+      // The session's ticket: balance > 0, the request windows and token limits (its slot held for the
+      // session), one request of the budgets. Each response is admitted by a ticket of its own.
+      ticket = this.spending.open(ctx, REALTIME_SESSION);
+      await ticket.admit();
     } catch (err) {
       return refuse(toRelayError(err));
     }
 
     let opened: Opened;
     try {
-      opened = await this.connect(ctx, socket);
+      opened = await this.connect(ticket, socket);
     } catch (err) {
-      releaseBudget(this.budgets, ctx);
+      ticket.close();
       if (err instanceof ClientGone) return;
       return refuse(toRelayError(err));
     }
     const { upstream } = opened;
     if (socket.destroyed || this.closing) {
-      releaseBudget(this.budgets, ctx);
+      ticket.close();
       upstream.close(1000);
       if (!socket.destroyed)
         refuse(new RelayError(503, 'relay_upstream_failed', { reason: 'shutting down' }));
@@ -269,17 +280,19 @@ export class RealtimeRelay implements OnModuleDestroy {
       const transcript = stored
         ? { messages: new SessionTranscript(this.content.captureLimit()), headers: req.headers }
         : null;
-      const session = new RealtimeSession(this, ctx, client, opened, transcript);
+      ticket.handOver();
+      const session = new RealtimeSession(this, ticket, client, opened, transcript);
       this.sessions.add(session);
     });
     if (!upgraded) {
-      releaseBudget(this.budgets, ctx);
+      ticket.close();
       upstream.close(1000);
     }
   }
 
   /** Opens the upstream WebSocket, trying the next channel on a retryable handshake failure. */
-  private async connect(ctx: RelayContext, socket: Duplex): Promise<Opened> {
+  private async connect(ticket: SpendTicket, socket: Duplex): Promise<Opened> {
+    const ctx = ticket.ctx;
     const result = await this.failover.run<{ channel: ChannelSnapshot; upstreamModel: string }, WebSocket>({
       retries: this.failover.retries(false),
       pick: (attempt, exclude) => {
@@ -306,25 +319,16 @@ export class RealtimeRelay implements OnModuleDestroy {
     const err =
       result.error ??
       relayFail(503, 'relay_no_channel', { group: ctx.group, model: ctx.model }, 'model_not_found');
-    const payer = {
-      userId: ctx.user.id,
-      tokenId: ctx.token?.id ?? 0,
-      tokenUnlimited: ctx.token?.unlimited ?? true,
-    };
-    this.ledger.settle({
-      hold: { payer, reserved: 0, logId: null },
-      channelId: result.channel?.id ?? 0,
-      charged: 0,
-      failed: true,
-      log: realtimeErrorDraft({
+    ticket.refund(
+      result.channel,
+      realtimeErrorDraft({
         ctx,
         channelId: result.channel?.id ?? 0,
         tried: result.tried,
         error: err,
         now: Date.now(),
       }),
-      stat: null,
-    });
+    );
     throw err;
   }
 
@@ -447,9 +451,13 @@ function toBuffer(data: WebSocket.RawData): Buffer {
 class RealtimeSession {
   private ending = false;
   private billing: Promise<void> = Promise.resolve();
+  private readonly ctx: RelayContext;
+  /** Responses admitted (their `response.create` forwarded) and not yet done, oldest first. */
+  private readonly pending: SpendTicket[] = [];
+  /** Client frames wait here behind a `response.create` being admitted, so that none overtakes it. */
+  private inbound: Promise<void> | null = null;
   private readonly starts = new Map<string, number>();
   private lastMark: number;
-  private rateCounted = false;
   private readonly upstream: WebSocket;
   private readonly closed: Promise<void>;
   /** Time of the last frame either way, and the timer that checks it (STREAMING_TIMEOUT). */
@@ -458,7 +466,8 @@ class RealtimeSession {
 
   constructor(
     private readonly host: RealtimeRelay,
-    private readonly ctx: RelayContext,
+    /** The session's ticket: its limit slot is freed, and its unfinished responses refunded, at the end. */
+    private readonly ticket: SpendTicket,
     private readonly client: WebSocket,
     private readonly opened: Opened,
     /** The session's messages, kept when its content is stored (content logs). */
@@ -467,6 +476,7 @@ class RealtimeSession {
       headers: IncomingMessage['headers'];
     } | null = null,
   ) {
+    this.ctx = ticket.ctx;
     this.upstream = opened.upstream;
     this.lastMark = Date.now();
     const upstream = this.upstream;
@@ -481,7 +491,7 @@ class RealtimeSession {
       this.lastFrame = Date.now();
       const buf = toBuffer(data);
       if (messages) messages.fromClient(buf, isBinary);
-      this.forward(upstream, buf, isBinary);
+      this.fromClient(buf, isBinary);
     });
     upstream.on('message', (data, isBinary) => {
       this.lastFrame = Date.now();
@@ -507,6 +517,11 @@ class RealtimeSession {
     if (host.idleMs > 0) this.armIdle(host.idleMs);
     void this.closed.then(() => {
       if (this.idleTimer) clearTimeout(this.idleTimer);
+      // Responses asked for and never done are not charged; the session's slot is freed.
+      void this.billing.then(() => {
+        for (const t of this.pending.splice(0)) t.close();
+        ticket.close();
+      });
       if (transcript) this.storeTranscript(transcript.messages, transcript.headers);
     });
   }
@@ -585,6 +600,42 @@ class RealtimeSession {
     dest.send(data, { binary: isBinary });
   }
 
+  /**
+   * A client frame goes upstream unchanged, except that a `response.create` is first admitted by a
+   * ticket of its own (balance, budgets): refused, the client gets an error event and nothing is sent.
+   * Frames behind one being admitted wait their turn.
+   */
+  private fromClient(buf: Buffer, isBinary: boolean): void {
+    const create = !isBinary && mayBeEvent(buf, 'response.create') && !!parseEvent(buf, 'response.create');
+    if (!create && !this.inbound) return this.forward(this.upstream, buf, isBinary);
+    const step = (): Promise<void> | void =>
+      create ? this.admitResponse(buf) : this.forward(this.upstream, buf, isBinary);
+    const queued: Promise<void> = (this.inbound ?? Promise.resolve()).then(step).catch((err: Error) => {
+      this.host.logger.error(`realtime frame not relayed (${this.ctx.req.requestId}): ${err.message}`);
+    });
+    this.inbound = queued;
+    void queued.then(() => {
+      if (this.inbound === queued) this.inbound = null;
+    });
+  }
+
+  private async admitResponse(buf: Buffer): Promise<void> {
+    if (this.ending) return;
+    const t = this.host.spending.open(this.ctx, REALTIME_RESPONSE, this.ticket);
+    try {
+      const admitting = t.admit();
+      if (admitting) await admitting;
+    } catch (err) {
+      const e = toRelayError(budgetError(err));
+      if (this.client.readyState === WebSocket.OPEN)
+        this.client.send(errorEvent(e.messageIn(this.ctx.req.lang), e.code ?? 'refused', refusalType(e)));
+      return;
+    }
+    if (this.ending) return t.close();
+    this.pending.push(t);
+    this.forward(this.upstream, buf, false);
+  }
+
   /** Watches upstream text events for response boundaries (audio deltas are never parsed). */
   private observe(buf: Buffer): void {
     if (mayBeEvent(buf, 'response.created')) {
@@ -612,7 +663,11 @@ class RealtimeSession {
       );
   }
 
-  /** Settles one response (nothing was reserved) and ends the session when the balance is spent. */
+  /**
+   * Charges one response on its usage, by the ticket that admitted it (the oldest pending one), or by a
+   * ticket of its own when the upstream answered unasked (server VAD): that one counts on the session's
+   * budgets. A budget or a balance it fills ends the session after the answer was relayed.
+   */
   private async bill(
     usage: RealtimeUsage,
     responseId: string,
@@ -623,11 +678,6 @@ class RealtimeSession {
     const charged = usageQuota(ctx.price, usage.counts);
     // The charge is settled even when the balance cannot be read (the session then stays open).
     const balance = await host.ledger.balanceOf(ctx.user.id).catch(() => Infinity);
-    const payer = {
-      userId: ctx.user.id,
-      tokenId: ctx.token?.id ?? 0,
-      tokenUnlimited: ctx.token?.unlimited ?? true,
-    };
     const log = host.options.bool('LogConsumeEnabled')
       ? realtimeDraft({
           ctx,
@@ -642,30 +692,11 @@ class RealtimeSession {
           contentLogged: this.transcript !== null,
         })
       : null;
-    host.ledger.settle({
-      hold: { payer, reserved: 0, logId: null },
-      channelId: opened.channel.id,
-      charged,
-      failed: false,
-      log,
-      stat: {
-        username: ctx.user.username,
-        model: ctx.model,
-        tokens: usage.counts.prompt_tokens + usage.counts.completion_tokens,
-      },
-    });
-    if (!this.rateCounted) {
-      this.rateCounted = true;
-      void host.limits
-        .success(ctx.user.id)
-        .catch((err: Error) => host.logger.warn(`rate-limit count failed: ${err.message}`));
-    }
-    if (ctx.token && !ctx.token.unlimited) ctx.token.remainQuota -= charged;
-    host.health.afterCharge(ctx.user, charged);
-    if (ctx.budget) {
-      // The response counts in full; a budget it fills ends the session (the next one is refused).
-      await host.budgets.add(ctx.budget, charged, budgetParty(ctx));
-      const full = await host.budgets.exhausted(ctx.budget, budgetParty(ctx));
+    const t = this.pending.shift() ?? host.spending.open(ctx, REALTIME_RESPONSE, this.ticket);
+    t.charge({ channel: opened.channel, charged, usage: usage.counts, log });
+    if (t.countedOn) await t.countedOn;
+    if (this.ticket.budget) {
+      const full = await host.budgets.exhausted(this.ticket.budget, budgetParty(ctx));
       if (full) {
         const e = budgetError(full) as RelayError;
         return void this.shutdown(
@@ -692,6 +723,15 @@ class RealtimeSession {
       );
     }
   }
+}
+
+/** The error event type of a refused response: limits and budgets are rate errors, the balance a permission one. */
+function refusalType(e: RelayError): string {
+  return e.status === 429
+    ? 'rate_limit_error'
+    : e.status === 403
+      ? 'permission_error'
+      : 'invalid_request_error';
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

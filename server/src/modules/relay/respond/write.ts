@@ -26,6 +26,7 @@ export function writeError(
     return;
   }
   const status = e.status === 499 ? 400 : e.status;
+  if (e.retryAfter !== null) res.setHeader('retry-after', String(e.retryAfter));
   writeJson(
     res,
     status,

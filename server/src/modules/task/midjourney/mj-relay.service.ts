@@ -121,7 +121,6 @@ export class MidjourneyRelay implements OnModuleDestroy {
     inbound.pathModel = mjModel(plan.action);
     inbound.body = { prompt: typeof json.prompt === 'string' ? json.prompt : '' };
     const ctx = this.admission.admit(inbound, caller);
-    await this.admission.limit(ctx, null);
     const quota = MJ_FREE_ACTIONS.has(plan.action) ? 0 : this.billing.quotaOf(ctx);
 
     let prompt = plan.prompt;

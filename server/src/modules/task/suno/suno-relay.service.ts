@@ -64,7 +64,6 @@ export class SunoRelay {
     inbound.pathModel = sunoModel(plan.action);
     inbound.body = { prompt: plan.input };
     const ctx = this.admission.admit(inbound, caller);
-    await this.admission.limit(ctx, null);
     const quota = this.billing.quotaOf(ctx);
 
     let fixed: ChannelSnapshot | null = null;
