@@ -34,6 +34,10 @@ export const budgetsLocales = {
       noticePercent: '预算提醒阈值（%）',
       noticeHelp: '令牌或用户的额度预算用到该百分比时，按用户的通知设置发送提醒；0 表示关闭。',
       noticeInvalid: '提醒阈值必须是 0 到 100 之间的整数',
+      outputTokens: '未指定输出上限时的预估输出 token 数',
+      outputHelp:
+        '有预算的调用未给出 max_tokens 时，按该输出 token 数预占预算（截至剩余额度）；调小可让更多并发调用通过，但超出部分会越过上限。',
+      outputInvalid: '预估输出 token 数必须是 1 到 10000000 之间的整数',
     },
   },
   en: {
@@ -68,6 +72,10 @@ export const budgetsLocales = {
       noticeHelp:
         "When a token's or user's quota budget reaches this percentage, the user is notified by their notification setting; 0 turns it off.",
       noticeInvalid: 'The notice threshold must be a whole number from 0 to 100',
+      outputTokens: 'Assumed output tokens without a limit',
+      outputHelp:
+        'A budgeted call that sends no max_tokens holds its budget for this many completion tokens (cut to what is left); lower lets more calls run at once, but an answer longer than this can pass the cap.',
+      outputInvalid: 'Assumed output tokens must be a whole number from 1 to 10000000',
     },
   },
 } satisfies LocaleBundles;

@@ -23,17 +23,26 @@ interface Row {
 export function GroupBudgetsPanel({ options }: { options: OptionValues }) {
   const stored = options.values.GroupBudgets ?? '{}';
   const notice = options.values.BudgetNoticePercent ?? '0';
+  const output = options.values.BudgetOutputTokens ?? '4096';
   // Remounted when the stored values change (after a save, or another admin's).
-  return <GroupBudgetsForm key={`${stored}\u0000${notice}`} stored={stored} notice={notice} />;
+  return (
+    <GroupBudgetsForm
+      key={`${stored}\u0000${notice}\u0000${output}`}
+      stored={stored}
+      notice={notice}
+      output={output}
+    />
+  );
 }
 
-function GroupBudgetsForm({ stored, notice }: { stored: string; notice: string }) {
+function GroupBudgetsForm({ stored, notice, output }: { stored: string; notice: string; output: string }) {
   const { t } = useFeatureTranslation(BUDGETS_NAMESPACE, budgetsLocales);
   const notify = useNotify();
   const save = useSaveOptions();
   const usage = useGetGroupBudgetsQuery(undefined, { refetchOnMountOrArgChange: true });
   const [rows, setRows] = useState<Row[]>(() => groupBudgetRows(stored).map((row, key) => ({ key, ...row })));
   const [percent, setPercent] = useState(notice);
+  const [outputTokens, setOutputTokens] = useState(output);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const update = (key: number, patch: Partial<Row>) =>
@@ -54,11 +63,17 @@ function GroupBudgetsForm({ stored, notice }: { stored: string; notice: string }
       setError(t('groups.noticeInvalid'));
       return;
     }
+    const tokens = outputTokens.trim();
+    if (!/^\d+$/.test(tokens) || Number(tokens) < 1 || Number(tokens) > 10_000_000) {
+      setError(t('groups.outputInvalid'));
+      return;
+    }
     setError(null);
     setSaving(true);
     const report = await save([
       { key: 'GroupBudgets', value: built.text },
       { key: 'BudgetNoticePercent', value: trimmed },
+      { key: 'BudgetOutputTokens', value: tokens },
     ]);
     setSaving(false);
     if (report.failed.length > 0) {
@@ -129,6 +144,15 @@ function GroupBudgetsForm({ stored, notice }: { stored: string; notice: string }
             onChange={(event) => setPercent(event.target.value)}
             helperText={t('groups.noticeHelp')}
             slotProps={{ htmlInput: { min: 0, max: 100, step: 1 } }}
+          />
+          <TextField
+            label={t('groups.outputTokens')}
+            name="BudgetOutputTokens"
+            type="number"
+            value={outputTokens}
+            onChange={(event) => setOutputTokens(event.target.value)}
+            helperText={t('groups.outputHelp')}
+            slotProps={{ htmlInput: { min: 1, max: 10_000_000, step: 1 } }}
           />
           {error && (
             <Alert severity="error" role="alert">
