@@ -46,6 +46,8 @@ describe('CORS', () => {
       ['GET', '/dashboard/billing/usage'],
       ['GET', '/api/usage/token'],
       ['GET', '/api/log/token'],
+      ['POST', '/mj/submit/imagine'],
+      ['POST', '/suno/submit/music'],
     ])('answers OPTIONS before %s %s: 204, methods and the asked headers', async (method, path) => {
       const res = await request(t.url)
         .options(path)
@@ -93,6 +95,17 @@ describe('CORS', () => {
       const refused = await chat({}, 'sk-not-a-key-not-a-key-0000');
       expect(refused.status).toBe(401);
       anyOrigin(refused);
+    });
+
+    it('carries it on the task relays too, refusals included', async () => {
+      const fetched = await request(t.url)
+        .get('/mj/task/no-such-task/fetch')
+        .set('Origin', ORIGIN)
+        .set('Authorization', `Bearer ${key}`);
+      anyOrigin(fetched);
+      const suno = await request(t.url).post('/suno/fetch').set('Origin', ORIGIN).send({ ids: [] });
+      expect(suno.status).toBe(401);
+      anyOrigin(suno);
     });
 
     it.each([

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * Cross-origin access for the routes a key authenticates (model traffic, the OpenAI billing pair, the
- * key's own usage and logs): any origin may call them, as on new-api, so that browser-hosted clients on
+ * Cross-origin access for the routes a key authenticates (model traffic, the Midjourney and Suno task
+ * relays, the OpenAI billing pair, the key's own usage and logs): any origin may call them, as on new-api, so that browser-hosted clients on
  * other origins (key-balance pages, web chat front ends) work. The key travels in a header the caller
  * sets, never in a cookie, so no credentials are allowed and `*` is the origin. Routes the session
  * cookie authenticates (the rest of /api) stay same-origin: they get no CORS header at all.
@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * Applied on Node's request event, ahead of both the relay's raw fast path and Fastify, so every answer
  * of those routes carries the header (streams and errors included) and preflights never reach a router.
  */
-const PREFIXES = ['/v1/', '/v1beta/', '/dashboard/billing/'];
+const PREFIXES = ['/v1/', '/v1beta/', '/dashboard/billing/', '/mj/', '/suno/'];
 const EXACT = new Set(['/v1', '/v1beta', '/api/usage/token', '/api/log/token']);
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 /** Offered when a preflight names no headers, or names them in a form not safe to echo. */
