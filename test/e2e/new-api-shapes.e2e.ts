@@ -292,6 +292,36 @@ describe('new-api management shapes', () => {
     });
   });
 
+  describe('GET /api/log/token in the list form', () => {
+    it('answers the 100 newest rows as a list, the page form with paging parameters', async () => {
+      const u = await makeUser(t, root);
+      const tok = await makeToken(t, u.userId!, { name: 'list-form' });
+      const rows = Array.from({ length: 105 }, (_, i) => ({
+        user_id: u.userId!,
+        username: u.username,
+        token_id: tok.id,
+        token_name: 'list-form',
+        type: LogType.Consume,
+        created_at: 1_700_000_000 + i,
+        content: '',
+        model_name: 'gpt-4o',
+        quota: i,
+        is_stream: false,
+        other: '{}',
+      }));
+      await t.ds.getRepository(LogEntry).insert(rows);
+      const list = await request(t.url).get(`/api/log/token?key=${tok.key}`).expect(200);
+      expect(list.body.success).toBe(true);
+      expect(Array.isArray(list.body.data)).toBe(true);
+      expect(list.body.data).toHaveLength(100);
+      expect(list.body.data[0].quota).toBe(104); // newest first
+      expect(list.body.data[99].quota).toBe(5);
+      const page = await request(t.url).get(`/api/log/token?key=${tok.key}&p=2&page_size=50`).expect(200);
+      expect(page.body.data).toMatchObject({ total: 105, page: 2, page_size: 50 });
+      expect(page.body.data.items[0].quota).toBe(54);
+    });
+  });
+
   describe("second-factor resets at new-api's paths", () => {
     const code = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
     const totps = (userId: number) => t.ds.getRepository(UserTotp).countBy({ user_id: userId });
