@@ -13,6 +13,7 @@ import { RealtimeRelay, RELAY_ROUTES, RelayRoutes, RelayService } from './module
 import { MetricsService } from './modules/metrics';
 import { metricsRoutes } from './modules/metrics';
 import { AppError } from './common/app-error';
+import { applyCors } from './common/http/cors';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { buildOpenApiDocument } from './common/http/openapi';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './common/http/json-depth';
@@ -95,7 +96,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const relay = app.get(RelayRoutes);
   await fastify.register(relay.plugin);
   await fastify.register(metricsRoutes(metrics));
-  // Model traffic takes the raw fast path ahead of Fastify's request handler (see RelayRoutes.tryRaw).
+  // CORS for the key-authenticated routes first (see common/http/cors.ts), then model traffic takes the
+  // raw fast path ahead of Fastify's request handler (see RelayRoutes.tryRaw).
   const server = app.getHttpServer();
   const inFlight = new InFlight();
   const fastifyHandlers = server.listeners('request') as Array<
@@ -107,6 +109,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
     deadline.track(req, res);
+    if (applyCors(req, res)) return;
     if (!relay.tryRaw(req, res)) for (const handler of fastifyHandlers) handler(req, res);
   });
   app.get(RealtimeRelay).attach(app.getHttpServer());

@@ -115,7 +115,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The logs of one API token, read with its key → {items, total, page, page_size} */
+        /** The logs of one API token, read with its key → the 100 newest as a list (new-api form), or with ?p, page_size (or size, ps) one page {items, total, page, page_size} */
         get: operations["LogController_listByKey"];
         put?: never;
         post?: never;
@@ -219,6 +219,23 @@ export interface paths {
         };
         /** Everyone’s usage per model and time bucket (or one user’s by ?username) */
         get: operations["DashboardController_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage per user and time bucket, all models summed (new-api’s per-user series) */
+        get: operations["DashboardController_users"];
         put?: never;
         post?: never;
         delete?: never;
@@ -840,6 +857,40 @@ export interface paths {
         put?: never;
         /** Deletes the channels {ids} → number deleted */
         post: operations["ChannelController_removeMany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/status/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enables (1) or disables (2) the channels {ids} → number changed */
+        post: operations["ChannelController_setStatuses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enables (1) or disables (2) a channel → true when its status changed */
+        post: operations["ChannelController_setStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1716,6 +1767,40 @@ export interface paths {
         /** Removes every second factor of a user of a lower role (step-up) */
         post: operations["TwoFactorAdminController_reset"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{id}/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a lower-role user's authenticator app and recovery codes (step-up) */
+        delete: operations["TwoFactorAdminController_resetTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{id}/reset_passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes every passkey of a lower-role user (step-up) */
+        delete: operations["TwoFactorAdminController_resetPasskeys"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3320,6 +3405,18 @@ export interface components {
             count: number;
             quota: number;
             token_used: number;
+            /** @description the user the series is about; 0 when it sums everyone */
+            user_id: number;
+            /** @description that user's name; empty when it sums everyone */
+            username: string;
+        };
+        UserQuotaPoint: {
+            user_id: number;
+            username: string;
+            created_at: number;
+            count: number;
+            quota: number;
+            token_used: number;
         };
         ReportRow: {
             requests: number;
@@ -3439,8 +3536,13 @@ export interface components {
             id: number;
             /** @enum {string} */
             action: "promote" | "demote" | "disable" | "enable" | "delete" | "add_quota";
-            /** @description quota delta for add_quota (may be negative) */
+            /** @description add_quota: without mode, a signed delta; with mode add or subtract, a positive amount; with mode override, the new balance */
             value?: number;
+            /**
+             * @description add_quota only (new-api form); absent: value is a signed delta
+             * @enum {string}
+             */
+            mode?: "add" | "subtract" | "override";
         };
         CreateUserDto: {
             username?: string;
@@ -3651,6 +3753,89 @@ export interface components {
             object: "model";
             owned_by: string;
         };
+        ChannelFieldsDto: {
+            /**
+             * @description requests per minute, 0 to 1000000 (0 = no limit)
+             * @example 0
+             */
+            rpm_limit?: number;
+            /**
+             * @description tokens (prompt + completion) per minute, 0 to 2000000000 (0 = no limit)
+             * @example 0
+             */
+            tpm_limit?: number;
+            /**
+             * @description requests in flight at once, 0 to 100000 (0 = no limit)
+             * @example 0
+             */
+            concurrency_limit?: number;
+            /**
+             * @description channel type id (see GET /api/models)
+             * @example 1
+             */
+            type?: number;
+            /**
+             * @description required on create
+             * @example openai main
+             */
+            name?: string;
+            /** @description write-only; empty on update keeps the stored key; batch mode: one per line */
+            key?: string;
+            /**
+             * @description http(s) address; trailing slashes are stripped
+             * @example https://api.openai.com
+             */
+            base_url?: string | null;
+            /** @description the channel type's extra setting (an API version, or a JSON object as text) */
+            other?: string | null;
+            openai_organization?: string | null;
+            /**
+             * @description comma list (an array of names is accepted too)
+             * @example gpt-4o,gpt-4o-mini
+             */
+            models?: string | string[];
+            /**
+             * @description comma list of groups
+             * @example default,vip
+             */
+            group?: string | string[];
+            /** @description groups as a list (wins over group) */
+            groups?: string | string[];
+            /** @description JSON object as text */
+            model_mapping?: string | {
+                [key: string]: unknown;
+            };
+            /** @description JSON object as text */
+            status_code_mapping?: string | {
+                [key: string]: unknown;
+            };
+            /** @description JSON object as text */
+            param_override?: string | {
+                [key: string]: unknown;
+            };
+            /** @description JSON object as text */
+            setting?: string | {
+                [key: string]: unknown;
+            };
+            /** @example 0 */
+            priority?: number;
+            /** @example 0 */
+            weight?: number;
+            tag?: string | null;
+            test_model?: string | null;
+            /**
+             * @description 1 or 0 (default 1; true and false are accepted)
+             * @enum {integer}
+             */
+            auto_ban?: 0 | 1;
+            /**
+             * @description 1 enabled, 2 disabled (3 automatically disabled; not on create)
+             * @enum {integer}
+             */
+            status?: 1 | 2 | 3;
+            /** @description 0 = no limit */
+            max_input_tokens?: number;
+        };
         CreateChannelDto: {
             /**
              * @description requests per minute, 0 to 1000000 (0 = no limit)
@@ -3738,6 +3923,12 @@ export interface components {
              * @enum {string}
              */
             mode?: "single" | "batch";
+            /** @description new-api's wrapped form: the channel's fields (those beside it are then ignored) */
+            channel?: components["schemas"]["ChannelFieldsDto"];
+            /** @description batch mode with several keys: each channel's name gets its key's first 8 characters */
+            batch_add_set_key_prefix_2_name?: boolean;
+            /** @description new-api's key rotation of a multi-key channel; accepted, not used */
+            multi_key_mode?: string;
         };
         UpdateChannelDto: {
             /**
@@ -3827,6 +4018,22 @@ export interface components {
         ChannelIdsDto: {
             /** @description channel ids */
             ids: number[];
+        };
+        ChannelStatusBatchDto: {
+            /** @description channel ids */
+            ids: number[];
+            /**
+             * @description 1 enabled, 2 disabled
+             * @enum {integer}
+             */
+            status: 1 | 2;
+        };
+        ChannelStatusDto: {
+            /**
+             * @description 1 enabled, 2 disabled
+             * @enum {integer}
+             */
+            status: 1 | 2;
         };
         TagDto: {
             /** @example team-a */
@@ -4989,7 +5196,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description one page (?p= from 1, page_size up to 100) */
+            /** @description the answer, or a refusal */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5006,7 +5213,7 @@ export interface operations {
                          * @example
                          */
                         message: string;
-                        data: {
+                        data: components["schemas"]["LogView"][] | {
                             items: components["schemas"]["LogView"][];
                             /** @example 1 */
                             total: number;
@@ -5163,7 +5370,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        message: string;
                         data: {
                             model_name: string;
                             /**
@@ -5266,6 +5472,52 @@ export interface operations {
                          */
                         message: string;
                         data: components["schemas"]["QuotaPoint"][];
+                    } | components["schemas"]["ApiFailure"];
+                };
+            };
+        };
+    };
+    DashboardController_users: {
+        parameters: {
+            query?: {
+                /** @description unix seconds; 0 = from the beginning (absent: 7 days before the end) */
+                start_timestamp?: unknown;
+                /** @description unix seconds (default: now) */
+                end_timestamp?: unknown;
+                /** @description hour, day or week (default: the DataExportDefaultTime option) */
+                default_time?: unknown;
+                /** @description part of the model name (literal) */
+                model_name?: unknown;
+                /** @description exact user name */
+                username?: unknown;
+            };
+            header: {
+                /** @description id of the signed-in user */
+                "New-Api-User": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the answer, or a refusal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        /**
+                         * @description empty, or a success note
+                         * @example
+                         */
+                        message: string;
+                        data: components["schemas"]["UserQuotaPoint"][];
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -6977,6 +7229,86 @@ export interface operations {
                          */
                         message: string;
                         data: number;
+                    } | components["schemas"]["ApiFailure"];
+                };
+            };
+        };
+    };
+    ChannelController_setStatuses: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description id of the signed-in user */
+                "New-Api-User": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelStatusBatchDto"];
+            };
+        };
+        responses: {
+            /** @description channels changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        /**
+                         * @description empty, or a success note
+                         * @example
+                         */
+                        message: string;
+                        data: number;
+                    } | components["schemas"]["ApiFailure"];
+                };
+            };
+        };
+    };
+    ChannelController_setStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description id of the signed-in user */
+                "New-Api-User": string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelStatusDto"];
+            };
+        };
+        responses: {
+            /** @description the answer, or a refusal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        /**
+                         * @description empty, or a success note
+                         * @example
+                         */
+                        message: string;
+                        data: boolean;
                     } | components["schemas"]["ApiFailure"];
                 };
             };
@@ -9346,6 +9678,90 @@ export interface operations {
         };
     };
     TwoFactorAdminController_reset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description id of the signed-in user */
+                "New-Api-User": string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the answer, or a refusal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        /**
+                         * @description empty, or a success note
+                         * @example
+                         */
+                        message: string;
+                        /**
+                         * @description always null
+                         * @example null
+                         * @enum {object|null}
+                         */
+                        data: never | null;
+                    } | components["schemas"]["ApiFailure"];
+                };
+            };
+        };
+    };
+    TwoFactorAdminController_resetTotp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description id of the signed-in user */
+                "New-Api-User": string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the answer, or a refusal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        /**
+                         * @description empty, or a success note
+                         * @example
+                         */
+                        message: string;
+                        /**
+                         * @description always null
+                         * @example null
+                         * @enum {object|null}
+                         */
+                        data: never | null;
+                    } | components["schemas"]["ApiFailure"];
+                };
+            };
+        };
+    };
+    TwoFactorAdminController_resetPasskeys: {
         parameters: {
             query?: never;
             header: {

@@ -59,9 +59,10 @@ export const LOGS_ROUTES: Route[] = [
     },
   }),
   r('get', '/api/user/{id}/summary', 'admin'),
-  r('get', '/api/pricing', 'public'),
+  r('get', '/api/pricing', 'public', { noMessage: true }),
   r('get', '/api/data', 'admin', { query: '?default_time=day' }),
   r('get', '/api/data/self', 'user'),
+  r('get', '/api/data/users', 'admin', { query: '?default_time=day' }),
   // Budgets: each caller's own usage; another user's and the groups' usage for admins.
   r('get', '/api/budget/self', 'user'),
   r('get', '/api/budget/token', 'user', { query: '?ids=1,2' }),

@@ -29,6 +29,8 @@ export interface Route {
   endsSession?: boolean;
   /** An allowed call answers this instead of the JSON envelope (a download). */
   contentType?: RegExp;
+  /** An allowed call answers outside the envelope, without `message` (GET /api/pricing). */
+  noMessage?: boolean;
   label?: string;
 }
 

@@ -11,6 +11,8 @@ export const SECURITY_ROUTES: Route[] = [
   r('post', '/api/user/2fa/recovery_codes', 'user'),
   r('post', '/api/user/step_up', 'user', { body: () => ({ password: 'not-the-password' }) }),
   r('post', '/api/user/{id}/2fa/reset', 'admin'),
+  r('delete', '/api/user/{id}/2fa', 'admin'),
+  r('delete', '/api/user/{id}/reset_passkey', 'admin'),
   r('post', '/api/user/passkey/register/options', 'user'),
   r('post', '/api/user/passkey/register', 'user', { body: () => ({ response: { id: 'x' } }) }),
   r('delete', '/api/user/passkey/{id}', 'user'),

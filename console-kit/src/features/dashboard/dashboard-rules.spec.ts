@@ -14,6 +14,8 @@ const point = (model: string, at: number, count: number, quota: number, tokens: 
   count,
   quota,
   token_used: tokens,
+  user_id: 0,
+  username: '',
 });
 
 describe('dashboard rules', () => {

@@ -64,6 +64,14 @@ export const LOGS_MESSAGES = {
     zh: '管理员为用户增加额度 {amount}（{actor}）',
     en: "An admin added {amount} to the user's quota ({actor})",
   },
+  log_text_user_quota_subtracted: {
+    zh: '管理员为用户扣减额度 {amount}（{actor}）',
+    en: "An admin subtracted {amount} from the user's quota ({actor})",
+  },
+  log_text_user_quota_overridden: {
+    zh: '管理员将用户额度从 {from} 设为 {to}（{actor}）',
+    en: "An admin set the user's quota from {from} to {to} ({actor})",
+  },
   log_text_user_promoted: { zh: '提升为管理员（{actor}）', en: 'Promoted to admin ({actor})' },
   log_text_user_demoted: { zh: '降级为普通用户（{actor}）', en: 'Demoted to ordinary user ({actor})' },
   log_text_user_disabled: { zh: '禁用用户（{actor}）', en: 'User disabled ({actor})' },

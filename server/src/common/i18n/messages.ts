@@ -127,6 +127,14 @@ export const MESSAGES = {
   user_already_deleted: { zh: '该用户已注销', en: 'This user has already been deregistered' },
   invalid_action: { zh: '无效的操作', en: 'Invalid action' },
   quota_invalid: { zh: '额度必须是整数，且不能超出范围', en: 'Quota must be a whole number within range' },
+  quota_mode_invalid: {
+    zh: '无效的额度调整方式 {mode}，应为 add、subtract 或 override',
+    en: 'Invalid quota mode {mode}: use add, subtract or override',
+  },
+  quota_amount_positive: {
+    zh: '增加或扣减的额度必须是正整数',
+    en: 'The amount to add or subtract must be a positive whole number',
+  },
   quota_below_zero: { zh: '调整后额度不能小于 0', en: 'Quota cannot go below zero' },
   quota_changed_concurrently: {
     zh: '额度已被其他操作修改，请刷新后重试',
@@ -260,11 +268,19 @@ export const MESSAGES = {
     zh: '{field} 过长（最多 {max} 个字符）',
     en: '{field} is too long (at most {max} characters)',
   },
+  channel_multi_key_unsupported: {
+    zh: '不支持多密钥渠道（multi_to_single），请改用批量模式（batch），每个密钥一个渠道',
+    en: 'Multi-key channels (multi_to_single) are not supported; use batch mode, one channel per key',
+  },
   channel_batch_too_many: {
     zh: '一次最多批量创建 {max} 个渠道',
     en: 'At most {max} channels can be created at once',
   },
   channel_select_first: { zh: '请先选择要删除的渠道！', en: 'Please select channels to delete first!' },
+  channel_status_required: {
+    zh: '请指定渠道状态：1 启用，2 禁用',
+    en: 'Give the channel status: 1 enabled, 2 disabled',
+  },
   channel_ids_required: { zh: '请先选择渠道', en: 'Select channels first' },
   channel_tag_required: { zh: '标签不能为空', en: 'The tag cannot be empty' },
   channel_tag_no_changes: { zh: '没有任何修改', en: 'No changes' },

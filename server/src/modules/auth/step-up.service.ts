@@ -33,6 +33,8 @@ export const STEP_UP_ROUTES: Record<string, true | ((req: FastifyRequest) => boo
   'PasskeyController.registerOptions': true,
   'PasskeyController.remove': true,
   'TwoFactorAdminController.reset': true,
+  'TwoFactorAdminController.resetTotp': true,
+  'TwoFactorAdminController.resetPasskeys': true,
   // operators
   'ChannelController.revealKey': true,
   'OptionController.update': (req) => OPTION_INDEX.get(String(body(req).key))?.rootOnly === true,

@@ -148,13 +148,18 @@ export class ChannelManageService {
 
   async create(body: CreateChannelDto): Promise<{ id: number; ids: number[] }> {
     assertObject(body);
-    const input = checkChannel({ ...body }, true) as ChannelInput;
+    const { channel, mode, batch_add_set_key_prefix_2_name: keyPrefixInName, ...flat } = body;
+    const input = checkChannel({ ...(channel ?? flat) }, true) as ChannelInput;
     if (input.type === SPARK_TYPE && !input.other) input.other = SPARK_DEFAULT_VERSION;
     let inputs: ChannelInput[] = [input];
-    if (body.mode === 'batch') {
+    if (mode === 'batch') {
       const keys = [...new Set((input.key ?? '').split('\n').map((k) => k.trim()))].filter(Boolean);
       if (keys.length > MAX_BATCH_CHANNELS) throw fail('channel_batch_too_many', { max: MAX_BATCH_CHANNELS });
-      inputs = keys.map((key) => ({ ...input, key }));
+      const named = keyPrefixInName === true && keys.length > 1;
+      // new-api's naming option: "<name> <first 8 characters of the key>", within the name's bound.
+      const nameOf = (key: string) =>
+        named ? [...`${input.name} ${key.slice(0, 8)}`].slice(0, CHANNEL_LIMITS.name).join('') : input.name;
+      inputs = keys.map((key) => ({ ...input, key, name: nameOf(key) }));
     }
     const saved = await this.channels.createMany(inputs);
     return { id: saved[0].id, ids: saved.map((c) => c.id) };
@@ -190,6 +195,25 @@ export class ChannelManageService {
 
   async removeMany(ids: number[] | undefined): Promise<number> {
     return this.deleteIds(checkIds(ids, 'channel_select_first'));
+  }
+
+  /**
+   * A manual status change (new-api's `POST /api/channel/{id}/status`): true when the status changed,
+   * false when the channel already had it.
+   */
+  async setStatus(id: number, status: number | undefined): Promise<boolean> {
+    if (status === undefined || status === null) throw fail('channel_status_required');
+    await this.mustFind(id);
+    return this.channels.setStatus(id, status, 'manual');
+  }
+
+  /** The batch form: how many of the channels changed (unknown ids and unchanged ones do not count). */
+  async setStatuses(ids: number[] | undefined, status: number | undefined): Promise<number> {
+    if (status === undefined || status === null) throw fail('channel_status_required');
+    let changed = 0;
+    for (const id of checkIds(ids, 'channel_ids_required'))
+      if (await this.channels.setStatus(id, status, 'manual')) changed += 1;
+    return changed;
   }
 
   /** Rebuilds the abilities of every channel (and drops those of channels that no longer exist). */

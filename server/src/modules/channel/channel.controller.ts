@@ -6,12 +6,14 @@ import { ChannelManageService } from './channel-manage.service';
 import {
   BatchTagDto,
   ChannelIdsDto,
+  ChannelStatusBatchDto,
+  ChannelStatusDto,
   CreateChannelDto,
   EditTagDto,
   TagDto,
   UpdateChannelDto,
 } from './channel.dto';
-import { ApiEnvelope, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
+import { ApiEnvelope, BOOLEAN, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
 import { BuiltinModel } from './channel-manage.service';
 import { CHANNEL_PAGE, ChannelTagRow, ChannelView } from './channel.view';
 import type { UnknownObject as Raw } from '../../common/json';
@@ -92,6 +94,22 @@ export class ChannelController {
   @ApiEnvelope(INTEGER, 'channels deleted')
   removeMany(@Body() body: ChannelIdsDto) {
     return this.channels.removeMany(body?.ids);
+  }
+
+  @Post('status/batch')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Enables (1) or disables (2) the channels {ids} → number changed' })
+  @ApiEnvelope(INTEGER, 'channels changed')
+  setStatuses(@Body() body: ChannelStatusBatchDto) {
+    return this.channels.setStatuses(body?.ids, body?.status);
+  }
+
+  @Post(':id/status')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Enables (1) or disables (2) a channel → true when its status changed' })
+  @ApiEnvelope(BOOLEAN)
+  setStatus(@Param('id', ParseIntPipe) id: number, @Body() body: ChannelStatusDto) {
+    return this.channels.setStatus(id, body?.status);
   }
 
   @Post('fix')

@@ -1,3 +1,5 @@
+import { Type } from 'class-transformer';
+import { ValidateNested } from 'class-validator';
 import { ScopedLimitsDto } from '../../common/scoped-limits.dto';
 import { fail } from '../../common/app-error';
 import { INT32_MAX } from '../../common/ids';
@@ -136,14 +138,51 @@ export class ChannelFieldsDto extends ScopedLimitsDto {
   max_input_tokens?: number;
 }
 
+/**
+ * Our flat form, or new-api's wrapped one: `{mode, multi_key_mode, batch_add_set_key_prefix_2_name,
+ * channel: {…fields}}` (its console and the tools built on it send that). In the wrapped form the
+ * fields come from `channel` only.
+ */
 export class CreateChannelDto extends ChannelFieldsDto {
   @Field(
     (v) => {
+      if (v === 'multi_to_single') throw fail('channel_multi_key_unsupported');
       if (v !== 'single' && v !== 'batch') throw channelFieldInvalid('mode', "must be 'single' or 'batch'");
     },
     { type: 'string', enum: ['single', 'batch'], description: 'batch: one channel per non-empty key line' },
   )
   mode?: 'single' | 'batch';
+  @Field(
+    (v) => {
+      if (typeof v !== 'object' || Array.isArray(v))
+        throw channelFieldInvalid('channel', 'must be an object');
+    },
+    {
+      type: () => ChannelFieldsDto,
+      description: "new-api's wrapped form: the channel's fields (those beside it are then ignored)",
+    },
+  )
+  @ValidateNested()
+  @Type(() => ChannelFieldsDto)
+  channel?: ChannelFieldsDto;
+  @Field(
+    (v) => {
+      if (typeof v !== 'boolean')
+        throw channelFieldInvalid('batch_add_set_key_prefix_2_name', 'must be true or false');
+    },
+    {
+      type: 'boolean',
+      description: "batch mode with several keys: each channel's name gets its key's first 8 characters",
+    },
+  )
+  batch_add_set_key_prefix_2_name?: boolean;
+  @Field(
+    (v) => {
+      if (typeof v !== 'string') throw channelFieldInvalid('multi_key_mode', 'must be text');
+    },
+    { type: 'string', description: "new-api's key rotation of a multi-key channel; accepted, not used" },
+  )
+  multi_key_mode?: string;
 }
 
 export class UpdateChannelDto extends ChannelFieldsDto {
@@ -159,6 +198,25 @@ export class ChannelIdsDto {
     { type: 'array', items: { type: 'integer' }, required: true, description: 'channel ids' },
   )
   ids?: number[];
+}
+
+/** A manual status change as new-api takes it: 1 enabled, 2 disabled. */
+const manualStatus: FieldRule = (v) => {
+  if (v !== 1 && v !== 2) throw channelFieldInvalid('status', 'must be 1 (enabled) or 2 (disabled)');
+};
+const MANUAL_STATUS = {
+  type: 'integer',
+  enum: [1, 2],
+  required: true,
+  description: '1 enabled, 2 disabled',
+} as const;
+
+export class ChannelStatusDto {
+  @Field(manualStatus, MANUAL_STATUS) status!: number;
+}
+
+export class ChannelStatusBatchDto extends ChannelIdsDto {
+  @Field(manualStatus, MANUAL_STATUS) status!: number;
 }
 
 export class BatchTagDto extends ChannelIdsDto {

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../common/http/request-context';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { DashboardService } from './dashboard.service';
 import { ApiEnvelope } from '../../common/http/api-envelope';
-import { QuotaPoint } from './dashboard.service';
+import { QuotaPoint, UserQuotaPoint } from './dashboard.service';
 import type { UnknownObject as Raw } from '../../common/json';
 
 const filters = (admin: boolean) =>
@@ -34,6 +34,15 @@ export class DashboardController {
   @ApiEnvelope([QuotaPoint])
   all(@Query() query: Raw) {
     return this.data.all(query);
+  }
+
+  @Get('users')
+  @AdminOnly()
+  @filters(true)
+  @ApiOperation({ summary: 'Usage per user and time bucket, all models summed (new-api’s per-user series)' })
+  @ApiEnvelope([UserQuotaPoint])
+  users(@Query() query: Raw) {
+    return this.data.byUser(query);
   }
 
   @Get('self')

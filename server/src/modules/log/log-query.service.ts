@@ -34,6 +34,9 @@ export class UserSummary {
 
 /** Rows one DELETE statement removes at most (keeps locks short on a large table). */
 const DELETE_CHUNK = 1000;
+/** `GET /api/log/token` without paging parameters answers this many newest rows (new-api's default). */
+const TOKEN_LOG_RECENT = 100;
+const PAGE_PARAMS = ['p', 'page_size', 'size', 'ps'];
 /** rpm / tpm look this far back. */
 const RATE_WINDOW_SECONDS = 60;
 
@@ -167,7 +170,7 @@ export class LogQueryService {
     authorization: string | undefined,
     query: Raw,
     lang: Lang = getDefaultLang(),
-  ): Promise<Page<LogView>> {
+  ): Promise<Page<LogView> | LogView[]> {
     const header =
       typeof authorization === 'string' ? authorization.trim().replace(/^Bearer(\s+|$)/i, '') : '';
     const key = text(query, 'key', 200) || header;
@@ -194,6 +197,15 @@ export class LogQueryService {
         .andWhere('l.type IN (:...types)', { types: [LogType.Consume, LogType.Error] }),
       f,
     );
+    if (!PAGE_PARAMS.some((p) => query[p] !== undefined)) {
+      // new-api's form (key-balance pages read `data` as the list): the newest rows, no paging.
+      const rows = await qb
+        .orderBy('l.created_at', 'DESC')
+        .addOrderBy('l.id', 'DESC')
+        .limit(TOKEN_LOG_RECENT)
+        .getMany();
+      return rows.map((l) => toLogView(l, lang));
+    }
     const { rows, total } = await this.page(qb, q);
     return pageOf(
       rows.map((l) => toLogView(l, lang)),

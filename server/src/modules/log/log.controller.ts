@@ -9,14 +9,14 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { AuthUser } from '../../common/http/request-context';
 import type { Lang } from '../../common/i18n/messages';
 import { RequestLang } from '../../common/i18n/request-lang.decorator';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
 import { LogQueryService } from './log-query.service';
-import { ApiEnvelope, ApiPage, INTEGER } from '../../common/http/api-envelope';
+import { ApiEnvelope, ApiPage, INTEGER, pageSchema } from '../../common/http/api-envelope';
 import { LogStat, UserSummary } from './log-query.service';
 import { AdminLogView, LogView } from './log.view';
 import type { UnknownObject as Raw } from '../../common/json';
@@ -97,8 +97,20 @@ export class LogController {
   @UseGuards(ThrottlerGuard)
   @ApiHeader({ name: 'Authorization', required: false, description: 'Bearer sk-… (or use ?key=)' })
   @queries([{ name: 'key', description: 'the API key, sk-…' }, ...FILTERS])
-  @ApiOperation({ summary: 'The logs of one API token, read with its key → {items, total, page, page_size}' })
-  @ApiPage(LogView)
+  @ApiOperation({
+    summary:
+      'The logs of one API token, read with its key → the 100 newest as a list (new-api form), or with ' +
+      '?p, page_size (or size, ps) one page {items, total, page, page_size}',
+  })
+  @ApiEnvelope(
+    {
+      oneOf: [
+        { type: 'array', items: { $ref: getSchemaPath(LogView) } },
+        pageSchema({ $ref: getSchemaPath(LogView) }),
+      ],
+    },
+    { models: [LogView] },
+  )
   listByKey(
     @Headers('authorization') authorization: string | undefined,
     @Query() query: Raw,

@@ -12,7 +12,6 @@ import { ApiEnvelope, ApiRawAnswer, NUMBER, objectOf, STRING, STRINGS } from '..
 /** `GET /api/pricing`: outside the envelope, for client compatibility. */
 const PRICING_ANSWER = objectOf({
   success: { type: 'boolean', enum: [true] },
-  message: STRING,
   data: {
     type: 'array',
     items: objectOf({

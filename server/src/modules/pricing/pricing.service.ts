@@ -21,10 +21,13 @@ export interface PricingEntry {
   enable_groups: string[];
 }
 
-/** `GET /api/pricing` (outside the envelope, for client compatibility). */
+/**
+ * `GET /api/pricing` (outside the envelope, for client compatibility). No `message` member, as on
+ * new-api: clients tell this answer from an envelope by its absence (all-api-hub unwraps a body with
+ * `message` to its `data` alone and loses the group tables).
+ */
 export interface PricingAnswer {
   success: true;
-  message: string;
   data: PricingEntry[];
   /** The viewer's usable groups → the ratio the viewer pays in each. */
   group_ratio: Record<string, number>;
@@ -133,6 +136,6 @@ export class PricingService implements OnModuleInit {
       usable_group[group] = info.desc;
       group_ratio[group] = tables.groupGroupRatio[userGroup]?.[group] ?? tables.groupRatio[group] ?? 1;
     }
-    return { success: true, message: '', data, group_ratio, usable_group };
+    return { success: true, data, group_ratio, usable_group };
   }
 }

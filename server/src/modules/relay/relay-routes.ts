@@ -483,14 +483,11 @@ export class RelayRoutes {
       if (!user) throw relayFail(401, 'relay_invalid_key');
       const byToken = this.options.bool('DisplayTokenStatEnabled');
       const row = byToken ? await this.cacheToken(token.id) : null;
-      const remain = byToken
-        ? token.unlimited
-          ? 100_000_000 * unit
-          : Number(row?.remain_quota ?? token.remainQuota)
-        : Number(user.quota);
+      const remain = byToken ? Number(row?.remain_quota ?? token.remainQuota) : Number(user.quota);
       const used = byToken ? Number(row?.used_quota ?? 0) : Number(user.used_quota);
       if (kind === 'subscription') {
-        const limit = (byToken ? remain + used : Number(user.quota) + used) / unit;
+        // An unlimited key's limit is exactly 1e8 USD, the sentinel clients read as "unlimited".
+        const limit = byToken && token.unlimited ? 100_000_000 : (remain + used) / unit;
         send(res, 200, {
           object: 'billing_subscription',
           has_payment_method: true,

@@ -85,6 +85,18 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
     ids: (c) => [c.params.id],
     always: true,
   },
+  'TwoFactorAdminController.resetTotp': {
+    action: 'user.totp_reset',
+    target: 'user',
+    ids: (c) => [c.params.id],
+    always: true,
+  },
+  'TwoFactorAdminController.resetPasskeys': {
+    action: 'user.passkey_reset',
+    target: 'user',
+    ids: (c) => [c.params.id],
+    always: true,
+  },
   // options
   'OptionController.update': { action: 'option.update', target: 'option', ids: (c) => [c.body.key] },
   'OptionController.resetModelRatio': {
@@ -102,6 +114,16 @@ export const AUDIT_ACTIONS: Record<string, AuditSpec> = {
   'ChannelController.remove': { action: 'channel.delete', target: 'channel', ids: (c) => [c.params.id] },
   'ChannelController.removeMany': {
     action: 'channel.delete',
+    target: 'channel',
+    ids: (c) => list(c.body.ids),
+  },
+  'ChannelController.setStatus': {
+    action: 'channel.status',
+    target: 'channel',
+    ids: (c) => [c.params.id],
+  },
+  'ChannelController.setStatuses': {
+    action: 'channel.status',
     target: 'channel',
     ids: (c) => list(c.body.ids),
   },

@@ -1,4 +1,15 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  ParseIntPipe,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { IsOptional, IsString } from 'class-validator';
@@ -164,5 +175,24 @@ export class TwoFactorAdminController {
   async reset(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
     await this.users.getForAdmin(me, id); // the role rule: not a peer, not a higher role
     await this.twoFactor.reset(id);
+  }
+
+  // new-api's paths for the same help, one factor each (its admin tools call these).
+  @Delete(':id/2fa')
+  @AdminOnly()
+  @ApiOperation({ summary: "Removes a lower-role user's authenticator app and recovery codes (step-up)" })
+  @ApiEnvelope(null)
+  async resetTotp(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    await this.users.getForAdmin(me, id);
+    await this.twoFactor.resetTotp(id);
+  }
+
+  @Delete(':id/reset_passkey')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Removes every passkey of a lower-role user (step-up)' })
+  @ApiEnvelope(null)
+  async resetPasskeys(@CurrentUser() me: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    await this.users.getForAdmin(me, id);
+    await this.twoFactor.resetPasskeys(id);
   }
 }

@@ -147,6 +147,18 @@ export class TwoFactorService {
     this.users.invalidate(userId);
   }
 
+  /** Removes a user's authenticator app (TOTP) and its recovery codes; passkeys stay. */
+  async resetTotp(userId: number): Promise<void> {
+    await this.totpRepo().delete({ user_id: userId });
+    await this.syncFlag(userId);
+  }
+
+  /** Removes every passkey of a user; the authenticator app stays. */
+  async resetPasskeys(userId: number): Promise<void> {
+    await this.ds.getRepository(Passkey).delete({ user_id: userId });
+    await this.syncFlag(userId);
+  }
+
   /**
    * Checks a sign-in or step-up code: a current TOTP code (each accepted once) or an unused recovery
    * code (used up). False when neither.

@@ -41,10 +41,20 @@ export class ManageUserDto {
   @ApiProperty({ enum: ['promote', 'demote', 'disable', 'enable', 'delete', 'add_quota'] })
   @IsString()
   action!: string;
-  @ApiPropertyOptional({ description: 'quota delta for add_quota (may be negative)' })
+  @ApiPropertyOptional({
+    description:
+      'add_quota: without mode, a signed delta; with mode add or subtract, a positive amount; with mode override, the new balance',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   value?: number;
+  @ApiPropertyOptional({
+    enum: ['add', 'subtract', 'override'],
+    description: 'add_quota only (new-api form); absent: value is a signed delta',
+  })
+  @IsOptional()
+  @IsString()
+  mode?: string;
 }
 
 export class UpdateSelfDto {

@@ -272,7 +272,7 @@ export class UserService {
 
   async manage(
     actor: AuthUser,
-    input: { id?: unknown; action?: unknown; value?: unknown },
+    input: { id?: unknown; action?: unknown; value?: unknown; mode?: unknown },
   ): Promise<{ status: number; role: number; quota?: number }> {
     const action = input.action as ManageAction;
     if (!ACTIONS.includes(action)) throw fail('invalid_action');
@@ -308,11 +308,7 @@ export class UserService {
         logText = 'log_text_user_deleted';
         break;
       case 'add_quota': {
-        const delta = checkQuota(input.value, { allowNegative: true });
-        if (delta === 0) throw fail('quota_invalid');
-        await this.ds.transaction((m) =>
-          this.adminQuotaChange(m, actor, user, delta, null, 'log_text_user_quota_added'),
-        );
+        await this.ds.transaction((m) => this.adminQuotaMove(m, actor, user, input.mode, input.value));
         this.cache.invalidate(user.id);
         const after = await this.mustFind(user.id);
         return { status: after.status, role: after.role, quota: after.quota };
@@ -333,6 +329,66 @@ export class UserService {
     this.cache.invalidate(user.id);
     const after = await this.mustFind(user.id);
     return { status: after.status, role: after.role };
+  }
+
+  /**
+   * add_quota in both forms: without `mode` the value is a signed delta (our original form); with
+   * `mode` (new-api's form) `add` and `subtract` take a positive amount and `override` the new balance.
+   * A result below zero is refused and changes nothing. An override applies the difference from the
+   * balance read here, only while the balance still is that (a concurrent change makes it refused).
+   */
+  private async adminQuotaMove(
+    m: EntityManager,
+    actor: AuthUser,
+    user: User,
+    mode: unknown,
+    value: unknown,
+  ): Promise<void> {
+    if (mode === undefined || mode === null || mode === '') {
+      const delta = checkQuota(value, { allowNegative: true });
+      if (delta === 0) throw fail('quota_invalid');
+      return this.adminQuotaChange(m, actor, user, delta, null, 'log_text_user_quota_added');
+    }
+    if (mode !== 'add' && mode !== 'subtract' && mode !== 'override')
+      throw fail('quota_mode_invalid', { mode: typeof mode === 'string' ? mode.slice(0, 32) : typeof mode });
+    const amount = checkQuota(value, { allowNegative: true });
+    if (mode === 'override') {
+      if (amount < 0) throw fail('quota_below_zero');
+      const current = await m.getRepository(User).findOneByOrFail({ id: user.id });
+      const delta = amount - current.quota;
+      if (delta !== 0) await this.applyQuotaDelta(m, user.id, delta, current.quota);
+      await this.logs.record(
+        {
+          userId: user.id,
+          username: user.username,
+          type: LogType.Manage,
+          content: {
+            key: 'log_text_user_quota_overridden',
+            params: { from: this.fmt(current.quota), to: this.fmt(amount), actor: actor.username },
+          },
+          quota: delta,
+        },
+        m,
+      );
+      return;
+    }
+    if (amount <= 0) throw fail('quota_amount_positive');
+    if (mode === 'add')
+      return this.adminQuotaChange(m, actor, user, amount, null, 'log_text_user_quota_added');
+    await this.applyQuotaDelta(m, user.id, -amount, null);
+    await this.logs.record(
+      {
+        userId: user.id,
+        username: user.username,
+        type: LogType.Manage,
+        content: {
+          key: 'log_text_user_quota_subtracted',
+          params: { amount: this.fmt(amount), actor: actor.username },
+        },
+        quota: -amount,
+      },
+      m,
+    );
   }
 
   /** An admin's balance change and the type-3 log that explains it, in the caller's transaction. */
