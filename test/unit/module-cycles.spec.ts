@@ -1,6 +1,7 @@
 /**
  * The server's import graph runs one way. Read with dpdm (as `npm run lint:cycles` does):
- * - no file of server/src imports itself back at run time (type-only imports are erased and do not count);
+ * - no file of server/src imports itself back, type-only imports included (a type circle is a circle of
+ *   meaning even where the compiler erases it);
  * - the modules under server/src/modules form no cycle, type imports included: a module that needs
  *   another's types depends on it just as much;
  * - common/, config/ and database/ sit below every module and import none of them.
@@ -115,8 +116,8 @@ function cycles(edges: Map<string, Map<string, string>>): string[][] {
 describe('server import graph', () => {
   jest.setTimeout(120_000);
 
-  it('has no run-time import cycle between files', () => {
-    const { tree, circulars } = graph(true);
+  it('has no import cycle between files, type-only imports included', () => {
+    const { tree, circulars } = graph(false);
     expect(Object.keys(tree).filter((f) => f.startsWith('server/src/')).length).toBeGreaterThan(100);
     expect(circulars.map((c) => c.join(' -> '))).toEqual([]);
   });

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RelayError, relayFail, sanitizeUpstreamText, selectChannel } from '../relay';
 import type { ChannelSnapshot, RelayCacheService, RelayContext } from '../relay';
-import type { UpstreamAnswer } from './task-upstream';
 
 /**
  * The channel for a new task: the admin's pinned channel (sk-<key>-<id>), else the weighted choice
@@ -39,6 +38,12 @@ export const retryableStatus = (status: number): boolean =>
   status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
 
 /** The error of a non-2xx upstream answer: the caller's fault passes through, the upstream's is 502. */
+/** A task upstream's answer: its status and body text. */
+export interface UpstreamAnswer {
+  status: number;
+  text: string;
+}
+
 export function upstreamStatusError(a: UpstreamAnswer): RelayError {
   const reason = sanitizeUpstreamText(a.text.trim() || `status ${a.status}`).slice(0, 300);
   const status = a.status >= 400 && a.status < 500 && !retryableStatus(a.status) ? a.status : 502;

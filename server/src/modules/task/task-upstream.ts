@@ -3,14 +3,12 @@ import { Failover, RelayCacheService, RelayError, UpstreamClient } from '../rela
 import type { ChannelSnapshot, RelayContext } from '../relay';
 import { request } from 'undici';
 import { networkError, pickChannel, upstreamStatusError } from './task-common';
+import type { UpstreamAnswer } from './task-common';
 
 /** Largest upstream answer read (task lists with many buttons and properties stay far below). */
 const MAX_ANSWER = 8 * 1024 * 1024;
 
-export interface UpstreamAnswer {
-  status: number;
-  text: string;
-}
+export type { UpstreamAnswer } from './task-common';
 
 /**
  * Calls to task upstreams (Midjourney-proxy, Suno API). Channel addresses are set by administrators,

@@ -26,23 +26,14 @@ import type {
   RelayMode,
   UpstreamCall,
 } from '../types';
+import type { Attempt } from '../upstream/attempt';
 import { firstByteMs } from '../upstream/first-byte';
 import { UpstreamClient } from '../upstream/upstream-client';
 import { ChannelAffinity } from './affinity';
 import { hubBody } from './admission';
 import { headerNames } from './header-names';
 
-export interface Attempt {
-  channel: ChannelSnapshot;
-  adapter: ProviderAdapter;
-  upstreamModel: string;
-  areq: AdapterRequest;
-  call: UpstreamCall;
-  /** Frees the channel's limit slot taken for this attempt (idempotent). */
-  release: () => void;
-  /** The channel's first-byte timeout in milliseconds (0 or absent = the global timeouts only). */
-  firstByteMs?: number;
-}
+export type { Attempt } from '../upstream/attempt';
 
 /** What planning needs of a request: the admitted context, or a channel test's minimal one. */
 export type PlanContext = Pick<

@@ -19,7 +19,7 @@ import type { ProviderAdapter } from '../types';
 import { sparkCall, UpstreamResponse } from './spark-transport';
 import { awaitFirstByte } from './first-byte';
 import { readChunks } from '../streaming/read-chunks';
-import type { Attempt } from '../lifecycle/attempt-plan';
+import type { Attempt } from './attempt';
 
 export type { UpstreamResponse } from './spark-transport';
 
