@@ -31,6 +31,77 @@ export class RelayError extends Error {
   /** Seconds after which the same call may succeed (answered as `Retry-After`); null when waiting does not help. */
   retryAfter: number | null = null;
 
+  /** A refusal of ours (bad input, permissions, the caller's quota): never retried on another channel. */
+  static refused(
+    status: number,
+    key: MessageKey,
+    params: Record<string, unknown> = {},
+    code: string | null = null,
+  ): RelayError {
+    return new RelayError(status, key, params, '', code);
+  }
+
+  /**
+   * An upstream failure by named parts: the caller's message (a catalogue key, or the upstream's own
+   * sanitized text), whether another channel may help, and the status the upstream answered with.
+   */
+  static upstream(o: {
+    status: number;
+    key?: MessageKey;
+    params?: Record<string, unknown>;
+    text?: string;
+    code?: string | null;
+    retryable: boolean;
+    upstreamStatus?: number | null;
+    detail?: string;
+  }): RelayError {
+    const e = new RelayError(
+      o.status,
+      o.key ?? null,
+      o.params ?? {},
+      o.text ?? '',
+      o.code ?? null,
+      o.retryable,
+      o.upstreamStatus ?? null,
+    );
+    if (o.detail) e.detail = o.detail;
+    return e;
+  }
+
+  /** The upstream answered with a body that is not JSON: another channel may answer well. */
+  static badUpstreamJson(): RelayError {
+    return RelayError.upstream({
+      status: 502,
+      key: 'relay_upstream_failed',
+      params: { reason: 'invalid JSON from upstream' },
+      code: 'upstream_error',
+      retryable: true,
+    });
+  }
+
+  /** The upstream ended its answer before it was complete (retryable while nothing reached the caller). */
+  static cutShort(): RelayError {
+    return RelayError.upstream({
+      status: 502,
+      key: 'relay_upstream_failed',
+      params: { reason: 'the upstream cut its answer short' },
+      code: 'upstream_error',
+      retryable: true,
+    });
+  }
+
+  /** An upstream that took too long (retryable on another channel, never on the same one by default). */
+  static timeout(reason: string): RelayError {
+    return RelayError.upstream({
+      status: 504,
+      key: 'relay_upstream_timeout',
+      params: { reason },
+      code: 'upstream_timeout',
+      retryable: true,
+      detail: reason,
+    });
+  }
+
   /** A refusal by a limit or a budget: 429 with the wait that helps, in whole seconds (at least 1). */
   static limited(
     key: MessageKey,

@@ -86,13 +86,7 @@ export class ChannelProbe {
         try {
           json = JSON.parse(up.text) as JsonObject;
         } catch {
-          throw new RelayError(
-            502,
-            'relay_upstream_failed',
-            { reason: 'invalid JSON from upstream' },
-            '',
-            'upstream_error',
-          );
+          throw RelayError.badUpstreamJson();
         }
         a.adapter.convertResponse?.(json, a.areq);
       }

@@ -41,14 +41,7 @@ export async function relayJson(
   try {
     json = JSON.parse(text) as JsonObject;
   } catch {
-    throw new RelayError(
-      502,
-      'relay_upstream_failed',
-      { reason: 'invalid JSON from upstream' },
-      '',
-      null,
-      true,
-    );
+    throw RelayError.badUpstreamJson();
   }
   // An error sent with status 200 is an error: nothing is answered or charged, another channel may serve.
   const failure = errorIn200(a.adapter.format, json);
@@ -139,15 +132,8 @@ async function relayLarge(
     }
   } catch (err) {
     if (!started) {
-      if (late) throw new RelayError(504, 'relay_upstream_timeout', {}, '', 'upstream_timeout', true);
-      throw new RelayError(
-        502,
-        'relay_upstream_failed',
-        { reason: 'the upstream cut its answer short' },
-        '',
-        'upstream_error',
-        true,
-      );
+      if (late) throw RelayError.timeout('the upstream stopped sending its answer');
+      throw RelayError.cutShort();
     }
     // Part of the answer went out: the caller sees it cut; the prompt is charged.
     res.destroy(err as Error);

@@ -235,11 +235,7 @@ function targetOf(url: string): { origin: string; path: string } {
 }
 
 /** An upstream that took too long (retryable on another channel, never on the same one by default). */
-export function timeoutError(reason: string): RelayError {
-  const e = new RelayError(504, 'relay_upstream_timeout', { reason }, '', 'upstream_timeout', true);
-  e.detail = reason;
-  return e;
-}
+export const timeoutError = (reason: string): RelayError => RelayError.timeout(reason);
 
 const noAfterRead = (): undefined => undefined;
 
@@ -269,14 +265,7 @@ export async function readAnswer(up: UpstreamResponse, deadlineAt: number): Prom
   } catch (err) {
     if (late || err instanceof undiciErrors.BodyTimeoutError)
       throw timeoutError('the upstream stopped sending its answer');
-    throw new RelayError(
-      502,
-      'relay_upstream_failed',
-      { reason: 'the upstream cut its answer short' },
-      '',
-      'upstream_error',
-      true,
-    );
+    throw RelayError.cutShort();
   } finally {
     if (timer) clearTimeout(timer);
   }
