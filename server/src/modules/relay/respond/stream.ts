@@ -19,6 +19,7 @@ import { anthropicTextDelta, isAnthropicDelta, openaiTextDelta, UsageProbe } fro
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
 import { timeoutError, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
+import { markDropped } from './dropped';
 import type { Outcome } from './outcome';
 import { waitDrain } from './write';
 
@@ -74,7 +75,7 @@ export async function relayStream(
     req.body.stream_options.include_usage === true;
   const adapterConv = a.adapter.createStreamConverter?.(a.areq);
   const toHub = passthrough ? null : toHubStream(native, ctx.model);
-  const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId);
+  const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId, req.body ?? undefined);
   const textDeltas = native === 'openai' && fromHub?.pushText !== undefined;
   const anthropicDeltas = native === 'anthropic' && toHub?.pushText !== undefined;
   const queueMax = settings.queueMax;
@@ -109,6 +110,7 @@ export async function relayStream(
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('connection', 'keep-alive');
   res.setHeader('x-accel-buffering', 'no');
+  const dropped = markDropped(ctx, a, res);
 
   let ping: NodeJS.Timeout | null = null;
   if (settings.pingMs > 0) {
@@ -323,6 +325,7 @@ export async function relayStream(
   const outcome = streamOutcome(ctx, probe);
   if (broken) outcome.extra.stream_interrupted = true;
   if (badEvents) outcome.extra.stream_bad_events = badEvents;
+  if (dropped.length > 0) outcome.extra.dropped_params = dropped;
   return outcome;
 }
 

@@ -1,0 +1,318 @@
+import { MockUpstream } from '../mocks/mock-upstream';
+import { logsOf, makeChannel, makeToken, setQuota, settle } from '../support/relay-fixtures';
+import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
+
+/**
+ * Recorded clients on channels of another format: the bodies and headers the Gemini CLI and Codex
+ * really send (their request shapes as facts), through a whole tool round trip. The Gemini CLI sends
+ * `generationConfig.topK` on every call, which an OpenAI channel has no knob for; Codex declares its
+ * MCP tools as `namespace` tools, which no other provider has.
+ */
+const OPENAI_MODEL = 'rec-openai';
+const CLAUDE_MODEL = 'rec-claude';
+const REPLY = 'Hello from the mock upstream.';
+
+/** Reads a server-sent event stream into its events (`event:` name and parsed `data:`). */
+function sseEvents(text: string): Array<{ event?: string; data: Record<string, unknown> }> {
+  const out: Array<{ event?: string; data: Record<string, unknown> }> = [];
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    let event: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+    }
+    if (data.length && data.join('\n') !== '[DONE]')
+      out.push({ event, data: JSON.parse(data.join('\n')) as Record<string, unknown> });
+  }
+  return out;
+}
+
+/** The Gemini CLI's headers (@google/genai underneath). */
+const GEMINI_CLI_HEADERS = {
+  'user-agent': 'GeminiCLI/0.18.0 (linux; x64)',
+  'x-goog-api-client': 'google-genai-sdk/1.30.0 gl-node/v20.19.0',
+};
+
+/** The Gemini CLI's list_directory tool, declared with a JSON Schema (parametersJsonSchema). */
+const LIST_DIRECTORY = {
+  name: 'list_directory',
+  description: 'Lists the names of files and subdirectories directly within a specified directory path.',
+  parametersJsonSchema: {
+    type: 'object',
+    properties: {
+      dir_path: { type: 'string', description: 'The path to the directory to list' },
+      ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns to ignore' },
+    },
+    required: ['dir_path'],
+  },
+};
+
+/** The body of each Gemini CLI turn: system prompt, tools, and its generation config (topK included). */
+function geminiCliBody(contents: unknown[]): Record<string, unknown> {
+  return {
+    contents,
+    systemInstruction: {
+      role: 'user',
+      parts: [{ text: 'You are an interactive CLI agent specializing in software engineering tasks.' }],
+    },
+    tools: [{ functionDeclarations: [LIST_DIRECTORY] }],
+    generationConfig: {
+      temperature: 1,
+      topP: 0.95,
+      topK: 64,
+      thinkingConfig: { includeThoughts: true, thinkingBudget: -1 },
+    },
+  };
+}
+
+/** Codex's MCP tools as it declares them: a namespace of function tools, beside its own shell tool. */
+const CODEX_TOOLS = [
+  {
+    type: 'function',
+    name: 'shell',
+    description: 'Runs a shell command and returns its output.',
+    strict: false,
+    parameters: {
+      type: 'object',
+      properties: { command: { type: 'array', items: { type: 'string' } } },
+      required: ['command'],
+      additionalProperties: false,
+    },
+  },
+  {
+    type: 'namespace',
+    name: 'docs',
+    description: 'Tools of the MCP server "docs".',
+    tools: [
+      {
+        type: 'function',
+        name: 'search',
+        description: 'Searches the documentation.',
+        strict: false,
+        parameters: {
+          type: 'object',
+          properties: { query: { type: 'string' } },
+          required: ['query'],
+          additionalProperties: false,
+        },
+      },
+    ],
+  },
+];
+
+function codexBody(input: unknown[]): Record<string, unknown> {
+  return {
+    model: CLAUDE_MODEL,
+    instructions: 'You are Codex, a coding agent running in a terminal.',
+    input,
+    tools: CODEX_TOOLS,
+    tool_choice: 'auto',
+    parallel_tool_calls: false,
+    reasoning: null,
+    store: false,
+    stream: true,
+    include: [],
+    prompt_cache_key: '0199a1c2-7d3e-7b50-9f1e-codexsession02',
+  };
+}
+
+const CODEX_HEADERS = {
+  'openai-beta': 'responses=experimental',
+  originator: 'codex_cli_rs',
+  session_id: '0199a1c2-7d3e-7b50-9f1e-codexsession02',
+  accept: 'text/event-stream',
+};
+
+describe('recorded agent clients on channels of another format', () => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let root: ApiClient;
+  let key: string;
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    t = await startApp();
+    root = await setupRoot(t);
+    const models = [OPENAI_MODEL, CLAUDE_MODEL];
+    await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
+    await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
+    await makeChannel(t, { type: 1, base_url: mock.url, models: OPENAI_MODEL });
+    await makeChannel(t, { type: 14, base_url: mock.url, models: CLAUDE_MODEL });
+    await setQuota(t, root.userId!, 10_000_000);
+    key = (await makeToken(t, root.userId!)).key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const post = (path: string, body: unknown, headers: Record<string, string>) =>
+    fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('Gemini CLI on an OpenAI channel: a list_directory round trip, topK dropped and named', async () => {
+    mock.reset();
+    const path = `/v1beta/models/${OPENAI_MODEL}:streamGenerateContent?alt=sse`;
+    const headers = { ...GEMINI_CLI_HEADERS, 'x-goog-api-key': key };
+    const ask = { role: 'user', parts: [{ text: 'What is in src? [[tool=list_directory]]' }] };
+    const first = await post(path, geminiCliBody([ask]), headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-gatehouse-dropped-params')).toBe('generationConfig.topK');
+    const chunks = sseEvents(await first.text()).map((e) => e.data);
+    const parts = chunks.flatMap(
+      (c) =>
+        (c.candidates as Array<{ content?: { parts?: Array<Record<string, unknown>> } }>)[0].content?.parts ??
+        [],
+    );
+    const call = parts.find((p) => p.functionCall)?.functionCall as { name: string; args: unknown };
+    expect(call).toMatchObject({ name: 'list_directory', args: { city: 'Paris' } });
+    // The channel got a chat call: the tool as a function, the sampling it has knobs for, no top_k.
+    const sent = mock.last!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ temperature: 1, top_p: 0.95 });
+    expect('top_k' in sent).toBe(false);
+    expect(sent.tools).toEqual([
+      {
+        type: 'function',
+        function: expect.objectContaining({
+          name: 'list_directory',
+          parameters: LIST_DIRECTORY.parametersJsonSchema,
+        }),
+      },
+    ]);
+
+    // Turn 2: the CLI sends the call back with the tool's result.
+    const second = await post(
+      path,
+      geminiCliBody([
+        { role: 'user', parts: [{ text: 'What is in src?' }] },
+        { role: 'model', parts: [{ functionCall: call }] },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'list_directory', response: { output: 'main.ts\nutil.ts' } } }],
+        },
+      ]),
+      headers,
+    );
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-gatehouse-dropped-params')).toBe('generationConfig.topK');
+    const text = sseEvents(await second.text())
+      .flatMap(
+        (e) =>
+          (e.data.candidates as Array<{ content?: { parts?: Array<{ text?: string }> } }>)[0].content
+            ?.parts ?? [],
+      )
+      .map((p) => p.text ?? '')
+      .join('');
+    expect(text).toBe(REPLY);
+    const messages = (mock.last!.body as { messages: Array<Record<string, unknown>> }).messages;
+    const assistant = messages.find((m) => m.role === 'assistant') as {
+      tool_calls: Array<{ id: string; function: { name: string } }>;
+    };
+    const tool = messages.find((m) => m.role === 'tool')!;
+    expect(assistant.tool_calls[0].function.name).toBe('list_directory');
+    expect(tool.tool_call_id).toBe(assistant.tool_calls[0].id);
+    expect(String(tool.content)).toContain('main.ts');
+    await settle(t);
+    expect((await logsOf(t, root.userId!)).at(-1)!.other.dropped_params).toEqual(['generationConfig.topK']);
+  });
+
+  it('Codex on an Anthropic channel: a namespace tool round trip, its call mapped back to namespace and name', async () => {
+    mock.reset();
+    const ask = {
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'find the setup page' }],
+    };
+    const first = await post(
+      '/v1/responses',
+      codexBody([
+        { ...ask, content: [{ type: 'input_text', text: 'find the setup page [[tool=docs__search]]' }] },
+      ]),
+      { ...CODEX_HEADERS, authorization: `Bearer ${key}` },
+    );
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-gatehouse-dropped-params')).toBeNull();
+    const events = sseEvents(await first.text());
+    // The Anthropic channel was sent the namespace's function under its qualified name.
+    const sent = mock.last!.body as { tools: Array<{ name: string; input_schema: unknown }> };
+    expect(sent.tools.map((x) => x.name)).toEqual(['shell', 'docs__search']);
+    expect(sent.tools[1].input_schema).toEqual(CODEX_TOOLS[1].tools![0].parameters);
+    const done = events.find(
+      (e) =>
+        e.data.type === 'response.output_item.done' &&
+        (e.data.item as { type: string }).type === 'function_call',
+    );
+    const item = done?.data.item as { call_id: string; name: string; namespace: string; arguments: string };
+    expect(item).toMatchObject({ type: 'function_call', namespace: 'docs', name: 'search' });
+    expect(JSON.parse(item.arguments)).toEqual({ city: 'Paris' });
+    const args = events.find((e) => e.data.type === 'response.function_call_arguments.done');
+    expect(args?.data).toMatchObject({ name: 'search', arguments: item.arguments });
+    const completed = events.at(-1)!.data as { type: string; response: Record<string, unknown> };
+    expect(completed.type).toBe('response.completed');
+    // The Response states the request it answers: its instructions and tools as sent.
+    expect(completed.response).toMatchObject({
+      instructions: 'You are Codex, a coding agent running in a terminal.',
+      tools: CODEX_TOOLS,
+      parallel_tool_calls: false,
+    });
+    expect((completed.response.output as unknown[]).at(-1)).toMatchObject({
+      namespace: 'docs',
+      name: 'search',
+    });
+
+    // Turn 2: Codex sends the call (with its namespace) and the tool's output back.
+    const second = await post(
+      '/v1/responses',
+      codexBody([
+        ask,
+        {
+          type: 'function_call',
+          call_id: item.call_id,
+          namespace: 'docs',
+          name: 'search',
+          arguments: item.arguments,
+        },
+        { type: 'function_call_output', call_id: item.call_id, output: 'docs/setup.md' },
+      ]),
+      { ...CODEX_HEADERS, authorization: `Bearer ${key}` },
+    );
+    expect(second.status).toBe(200);
+    const text = sseEvents(await second.text())
+      .filter((e) => e.data.type === 'response.output_text.delta')
+      .map((e) => e.data.delta)
+      .join('');
+    expect(text).toBe(REPLY);
+    const messages = (mock.last!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    const blocks = messages.flatMap((m) =>
+      Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [],
+    );
+    const use = blocks.find((b) => b.type === 'tool_use')!;
+    expect(use).toMatchObject({ id: item.call_id, name: 'docs__search', input: { city: 'Paris' } });
+    expect(blocks.find((b) => b.type === 'tool_result')).toMatchObject({ tool_use_id: item.call_id });
+    expect(JSON.stringify(messages)).toContain('docs/setup.md');
+  });
+
+  it('Codex non-stream on an Anthropic channel: the namespaced call in the Response output', async () => {
+    mock.reset();
+    const res = await post(
+      '/v1/responses',
+      {
+        ...codexBody([{ role: 'user', content: 'search [[tool=docs__search]]' }]),
+        stream: false,
+      },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { output: Array<Record<string, unknown>>; tools: unknown };
+    expect(body.output.find((o) => o.type === 'function_call')).toMatchObject({
+      namespace: 'docs',
+      name: 'search',
+    });
+    expect(body.tools).toEqual(CODEX_TOOLS);
+  });
+});
