@@ -10,6 +10,7 @@ import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/t
  */
 const OPENAI_MODEL = 'rec-openai';
 const CLAUDE_MODEL = 'rec-claude';
+const GEMINI_MODEL = 'rec-gemini';
 const REPLY = 'Hello from the mock upstream.';
 
 /** Reads a server-sent event stream into its events (`event:` name and parsed `data:`). */
@@ -134,11 +135,12 @@ describe('recorded agent clients on channels of another format', () => {
     mock = await MockUpstream.start();
     t = await startApp();
     root = await setupRoot(t);
-    const models = [OPENAI_MODEL, CLAUDE_MODEL];
+    const models = [OPENAI_MODEL, CLAUDE_MODEL, GEMINI_MODEL];
     await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
     await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
     await makeChannel(t, { type: 1, base_url: mock.url, models: OPENAI_MODEL });
     await makeChannel(t, { type: 14, base_url: mock.url, models: CLAUDE_MODEL });
+    await makeChannel(t, { type: 24, base_url: mock.url, models: GEMINI_MODEL });
     await setQuota(t, root.userId!, 10_000_000);
     key = (await makeToken(t, root.userId!)).key;
   });
@@ -314,5 +316,39 @@ describe('recorded agent clients on channels of another format', () => {
       name: 'search',
     });
     expect(body.tools).toEqual(CODEX_TOOLS);
+  });
+
+  it('Claude Code on a Gemini channel: the call ids of successive turns never repeat', async () => {
+    mock.reset();
+    const headers = { 'x-api-key': key, 'anthropic-version': '2023-06-01' };
+    const tools = [{ name: 'get_weather', input_schema: { type: 'object', properties: {} } }];
+    const ask = { role: 'user', content: 'Weather in Paris? [[tool=get_weather]]' };
+    const turn = async (messages: unknown[], stream: boolean) => {
+      const res = await post(
+        '/v1/messages',
+        { model: GEMINI_MODEL, max_tokens: 256, tools, messages, stream },
+        headers,
+      );
+      expect(res.status).toBe(200);
+      if (!stream) return ((await res.json()) as { content: Array<{ type: string; id: string }> }).content;
+      return sseEvents(await res.text())
+        .filter((e) => e.data.type === 'content_block_start')
+        .map((e) => e.data.content_block as { type: string; id: string });
+    };
+    const first = (await turn([ask], false)).find((b) => b.type === 'tool_use')!;
+    const history = [
+      ask,
+      { role: 'assistant', content: [{ type: 'tool_use', id: first.id, name: 'get_weather', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: first.id, content: '18°C' },
+          { type: 'text', text: 'And in Rome? [[tool=get_weather]]' },
+        ],
+      },
+    ];
+    const second = (await turn(history, false)).find((b) => b.type === 'tool_use')!;
+    const third = (await turn(history, true)).find((b) => b.type === 'tool_use')!;
+    expect(new Set([first.id, second.id, third.id]).size).toBe(3);
   });
 });
