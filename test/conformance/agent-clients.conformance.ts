@@ -1,3 +1,4 @@
+import { GoogleGenAI } from '@google/genai';
 import { MockUpstream } from '../mocks/mock-upstream';
 import { logsOf, makeChannel, makeToken, setQuota, settle } from '../support/relay-fixtures';
 import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
@@ -11,6 +12,7 @@ import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/t
 const OPENAI_MODEL = 'rec-openai';
 const CLAUDE_MODEL = 'rec-claude';
 const GEMINI_MODEL = 'rec-gemini';
+const EMBEDDING_MODEL = 'rec-embedding-001';
 const REPLY = 'Hello from the mock upstream.';
 
 /** Reads a server-sent event stream into its events (`event:` name and parsed `data:`). */
@@ -135,12 +137,12 @@ describe('recorded agent clients on channels of another format', () => {
     mock = await MockUpstream.start();
     t = await startApp();
     root = await setupRoot(t);
-    const models = [OPENAI_MODEL, CLAUDE_MODEL, GEMINI_MODEL];
+    const models = [OPENAI_MODEL, CLAUDE_MODEL, GEMINI_MODEL, EMBEDDING_MODEL];
     await putOption(root, 'ModelRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
     await putOption(root, 'CompletionRatio', JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))));
     await makeChannel(t, { type: 1, base_url: mock.url, models: OPENAI_MODEL });
     await makeChannel(t, { type: 14, base_url: mock.url, models: CLAUDE_MODEL });
-    await makeChannel(t, { type: 24, base_url: mock.url, models: GEMINI_MODEL });
+    await makeChannel(t, { type: 24, base_url: mock.url, models: `${GEMINI_MODEL},${EMBEDDING_MODEL}` });
     await setQuota(t, root.userId!, 10_000_000);
     key = (await makeToken(t, root.userId!)).key;
   });
@@ -350,5 +352,37 @@ describe('recorded agent clients on channels of another format', () => {
     const second = (await turn(history, false)).find((b) => b.type === 'tool_use')!;
     const third = (await turn(history, true)).find((b) => b.type === 'tool_use')!;
     expect(new Set([first.id, second.id, third.id]).size).toBe(3);
+  });
+
+  describe('Gemini models (list and models.get)', () => {
+    const get = (path: string) => fetch(`${t.url}${path}`, { headers: { 'x-goog-api-key': key } });
+
+    it('serves GET /v1beta/models/{model} (@google/genai models.get), and 404 NOT_FOUND for another', async () => {
+      const ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.url } });
+      const model = await ai.models.get({ model: GEMINI_MODEL });
+      expect(model).toMatchObject({ name: `models/${GEMINI_MODEL}`, displayName: GEMINI_MODEL });
+      expect(model.supportedActions).toContain('generateContent');
+      const missing = await get('/v1beta/models/no-such-model');
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+    });
+
+    it('lists embedding models with embedContent, generation models with generateContent, both with countTokens', async () => {
+      const res = await get('/v1beta/models');
+      expect(res.status).toBe(200);
+      const models = (
+        (await res.json()) as { models: Array<{ name: string; supportedGenerationMethods: string[] }> }
+      ).models;
+      const methods = (name: string) =>
+        models.find((m) => m.name === `models/${name}`)?.supportedGenerationMethods;
+      expect(methods(EMBEDDING_MODEL)).toEqual(expect.arrayContaining(['embedContent', 'countTokens']));
+      expect(methods(EMBEDDING_MODEL)).not.toContain('generateContent');
+      expect(methods(GEMINI_MODEL)).toEqual(expect.arrayContaining(['generateContent', 'countTokens']));
+      expect(methods(GEMINI_MODEL)).not.toContain('embedContent');
+      const one = await get(`/v1beta/models/${EMBEDDING_MODEL}`);
+      expect(
+        ((await one.json()) as { supportedGenerationMethods: string[] }).supportedGenerationMethods,
+      ).toContain('embedContent');
+    });
   });
 });
