@@ -385,4 +385,35 @@ describe('recorded agent clients on channels of another format', () => {
       ).toContain('embedContent');
     });
   });
+
+  it('sends Gemini channels JSON Schema as parametersJsonSchema / responseJsonSchema, additionalProperties kept', async () => {
+    mock.reset();
+    const schema = {
+      type: 'object',
+      properties: { answer: { type: 'string' } },
+      required: ['answer'],
+      additionalProperties: false,
+    };
+    const res = await post(
+      '/v1/chat/completions',
+      {
+        model: GEMINI_MODEL,
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [{ type: 'function', function: { name: 'lookup', strict: true, parameters: schema } }],
+        response_format: { type: 'json_schema', json_schema: { name: 'a', strict: true, schema } },
+      },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(res.status).toBe(200);
+    const sent = mock.last!.body as {
+      tools: Array<{ functionDeclarations: Array<Record<string, unknown>> }>;
+      generationConfig: Record<string, unknown>;
+    };
+    expect(sent.tools[0].functionDeclarations[0]).toEqual({ name: 'lookup', parametersJsonSchema: schema });
+    expect(sent.generationConfig).toMatchObject({
+      responseMimeType: 'application/json',
+      responseJsonSchema: schema,
+    });
+    expect('responseSchema' in sent.generationConfig).toBe(false);
+  });
 });

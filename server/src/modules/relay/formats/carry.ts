@@ -420,7 +420,7 @@ const OPENAI: FieldRule[] = [
   {
     field: 'response_format',
     to: { anthropic: 'mapped', gemini: 'mapped' },
-    note: 'json_schema → output_config.format (responseMimeType + responseSchema). Anthropic has no bare JSON mode: json_object refused.',
+    note: 'json_schema → output_config.format (responseMimeType + responseJsonSchema). Anthropic has no bare JSON mode: json_object refused.',
     partly: (v, _body, to) =>
       to === 'anthropic' && asObject(v).type === 'json_object' ? 'response_format (json_object)' : false,
   },
@@ -542,7 +542,7 @@ const ANTHROPIC: FieldRule[] = [
   {
     field: 'output_config',
     to: ALL('mapped', 'openai', 'gemini'),
-    note: 'effort → reasoning_effort (thinking budget); format json_schema → response_format (responseSchema).',
+    note: 'effort → reasoning_effort (thinking budget); format json_schema → response_format (responseJsonSchema).',
   },
   {
     field: 'output_format',
