@@ -416,4 +416,27 @@ describe('recorded agent clients on channels of another format', () => {
     });
     expect('responseSchema' in sent.generationConfig).toBe(false);
   });
+
+  it.each([GEMINI_MODEL, OPENAI_MODEL, CLAUDE_MODEL])(
+    'answers streamGenerateContent without alt=sse as a JSON array of chunks (%s), with alt=sse as events',
+    async (model) => {
+      const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+      const headers = { 'x-goog-api-key': key };
+      const array = await post(`/v1beta/models/${model}:streamGenerateContent`, body, headers);
+      expect(array.status).toBe(200);
+      expect(array.headers.get('content-type')).toContain('application/json');
+      const chunks = JSON.parse(await array.text()) as Array<{
+        candidates?: Array<{ content?: { parts?: Array<{ text?: string }> } }>;
+      }>;
+      expect(Array.isArray(chunks)).toBe(true);
+      const text = chunks
+        .flatMap((c) => c.candidates?.[0]?.content?.parts ?? [])
+        .map((p) => p.text ?? '')
+        .join('');
+      expect(text).toBe(REPLY);
+      const sse = await post(`/v1beta/models/${model}:streamGenerateContent?alt=sse`, body, headers);
+      expect(sse.headers.get('content-type')).toContain('text/event-stream');
+      expect(sseEvents(await sse.text()).length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -229,6 +229,7 @@ export class RelayRoutes {
       contentType: String(call.headers['content-type'] ?? ''),
       pathModel,
       pathStream,
+      jsonArray: format === 'gemini' && pathStream && call.query.get('alt') !== 'sse',
       key: keyFromRequest({ headers: call.headers, query: call.query }),
       ip: call.ip,
       requestId: call.id,
