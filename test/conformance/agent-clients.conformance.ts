@@ -296,8 +296,11 @@ describe('recorded agent clients on channels of another format', () => {
       Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [],
     );
     const use = blocks.find((b) => b.type === 'tool_use')!;
-    expect(use).toMatchObject({ id: item.call_id, name: 'docs__search', input: { city: 'Paris' } });
-    expect(blocks.find((b) => b.type === 'tool_result')).toMatchObject({ tool_use_id: item.call_id });
+    // The caller saw the call in its own id form; the channel gets its own id back.
+    expect(item.call_id).toMatch(/^call_/);
+    const own = item.call_id.replace(/^call_/, 'toolu_');
+    expect(use).toMatchObject({ id: own, name: 'docs__search', input: { city: 'Paris' } });
+    expect(blocks.find((b) => b.type === 'tool_result')).toMatchObject({ tool_use_id: own });
     expect(JSON.stringify(messages)).toContain('docs/setup.md');
   });
 
@@ -439,4 +442,62 @@ describe('recorded agent clients on channels of another format', () => {
       expect(sseEvents(await sse.text()).length).toBeGreaterThan(0);
     },
   );
+
+  it("answers ids in the caller's form, and a tool id sent back reaches the channel as its own", async () => {
+    mock.reset();
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+    const bearer = { authorization: `Bearer ${key}` };
+    // An OpenAI caller on an Anthropic channel: chatcmpl- and call_ ids, not msg_ and toolu_.
+    const chat = await post(
+      '/v1/chat/completions',
+      { model: CLAUDE_MODEL, tools, messages: [{ role: 'user', content: 'hi [[tool=get_weather]]' }] },
+      bearer,
+    );
+    const answer = (await chat.json()) as {
+      id: string;
+      choices: Array<{ message: { tool_calls: Array<{ id: string }> } }>;
+    };
+    expect(answer.id).toMatch(/^chatcmpl-/);
+    const callId = answer.choices[0].message.tool_calls[0].id;
+    expect(callId).toMatch(/^call_/);
+    await post(
+      '/v1/chat/completions',
+      {
+        model: CLAUDE_MODEL,
+        tools,
+        messages: [
+          { role: 'user', content: 'hi' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: callId, type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: callId, content: '18°C' },
+        ],
+      },
+      bearer,
+    );
+    const sent = JSON.stringify((mock.last!.body as { messages: unknown }).messages);
+    expect(sent).toContain(`"id":"toolu_${callId.slice(5)}"`);
+    expect(sent).toContain(`"tool_use_id":"toolu_${callId.slice(5)}"`);
+
+    // An Anthropic caller on an OpenAI channel: msg_ and toolu_ ids, not chatcmpl- and call_.
+    const anthropic = { 'x-api-key': key, 'anthropic-version': '2023-06-01' };
+    const message = await post(
+      '/v1/messages',
+      {
+        model: OPENAI_MODEL,
+        max_tokens: 64,
+        tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
+        messages: [{ role: 'user', content: 'hi [[tool=get_weather]]' }],
+      },
+      anthropic,
+    );
+    const body = (await message.json()) as { id: string; content: Array<{ type: string; id: string }> };
+    expect(body.id).toMatch(/^msg_/);
+    const use = body.content.find((b) => b.type === 'tool_use')!;
+    expect(use.id).toMatch(/^toolu_/);
+  });
 });
