@@ -1,7 +1,7 @@
 import { CARRY_TABLES, FORMAT_NAMES } from '../../server/src/modules/relay/formats/carry';
 import type { WireFormat } from '../../server/src/modules/relay/types';
 import { MockUpstream } from '../mocks/mock-upstream';
-import { makeChannel, makeToken, setQuota } from '../support/relay-fixtures';
+import { logsOf, makeChannel, makeToken, setQuota, settle } from '../support/relay-fixtures';
 import { ApiClient, putOption, setupRoot, startApp, TestApp } from '../support/test-app';
 
 /**
@@ -53,18 +53,6 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       to: ['anthropic', 'gemini'],
     },
     {
-      field: 'frequency_penalty',
-      extra: { frequency_penalty: 0.5 },
-      label: 'frequency_penalty',
-      to: ['anthropic'],
-    },
-    {
-      field: 'presence_penalty',
-      extra: { presence_penalty: 0.5 },
-      label: 'presence_penalty',
-      to: ['anthropic'],
-    },
-    {
       field: 'functions',
       extra: { functions: [{ name: 'f', parameters: { type: 'object', properties: {} } }] },
       label: 'functions',
@@ -76,18 +64,10 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       label: 'function_call',
       to: ['anthropic', 'gemini'],
     },
-    {
-      field: 'logit_bias',
-      extra: { logit_bias: { '50256': -100 } },
-      label: 'logit_bias',
-      to: ['anthropic', 'gemini'],
-    },
     { field: 'logprobs', extra: { logprobs: true }, label: 'logprobs', to: ['anthropic'] },
     { field: 'top_logprobs', extra: { top_logprobs: 2 }, label: 'top_logprobs', to: ['anthropic'] },
     { field: 'n', extra: { n: 2 }, label: 'n (several choices)', to: ['anthropic'] },
-    { field: 'seed', extra: { seed: 7 }, label: 'seed', to: ['anthropic'] },
     { field: 'store', extra: { store: true }, label: 'store', to: ['anthropic', 'gemini'] },
-    { field: 'verbosity', extra: { verbosity: 'low' }, label: 'verbosity', to: ['anthropic', 'gemini'] },
     {
       field: 'web_search_options',
       extra: { web_search_options: {} },
@@ -298,6 +278,21 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       to: ['openai', 'anthropic', 'gemini'],
     },
     {
+      field: 'tools',
+      extra: {
+        tools: [
+          {
+            type: 'namespace',
+            name: 'crm',
+            description: 'CRM',
+            tools: [{ type: 'custom', name: 'grammar' }],
+          },
+        ],
+      },
+      label: 'tools (namespace member of type "custom")',
+      to: ['openai', 'anthropic', 'gemini'],
+    },
+    {
       field: 'tool_choice',
       extra: {
         tools: [RESP_FN_TOOL],
@@ -312,12 +307,6 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       extra: { text: { format: { type: 'json_object' } } },
       label: 'text.format (json_object)',
       to: ['anthropic'],
-    },
-    {
-      field: 'text',
-      extra: { text: { verbosity: 'low' } },
-      label: 'text.verbosity',
-      to: ['anthropic', 'gemini'],
     },
   ],
   anthropic: [
@@ -358,7 +347,6 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
       to: ['openai', 'gemini'],
     },
     { field: 'thread', extra: { thread: { type: 'create' } }, label: 'thread', to: ['openai', 'gemini'] },
-    { field: 'top_k', extra: { top_k: 5 }, label: 'top_k', to: ['openai'] },
     {
       field: 'tools',
       extra: { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] },
@@ -556,11 +544,7 @@ const REFUSALS: Record<WireFormat, Refusal[]> = {
     },
     ...(
       [
-        ['topK', 40, ['openai']],
         ['candidateCount', 2, ['anthropic']],
-        ['presencePenalty', 0.5, ['anthropic']],
-        ['frequencyPenalty', 0.5, ['anthropic']],
-        ['seed', 7, ['anthropic']],
         ['responseLogprobs', true, ['anthropic']],
         ['logprobs', 2, ['anthropic']],
         ['responseModalities', ['TEXT', 'IMAGE'], ['openai', 'anthropic']],
@@ -719,12 +703,12 @@ describe('request fields across wire formats: carried, mapped, left out or refus
       body: JSON.stringify({
         model: MODEL.anthropic,
         messages: [{ role: 'user', content: 'hi' }],
-        logit_bias: { '1': 5 },
+        n: 2,
       }),
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
-      "The request's logit_bias cannot be carried to a channel of the Anthropic format; remove it or use a channel that supports it",
+      "The request's n (several choices) cannot be carried to a channel of the Anthropic format; remove it or use a channel that supports it",
     );
   });
 
@@ -962,6 +946,69 @@ describe('request fields across wire formats: carried, mapped, left out or refus
         { type: 'image_url', image_url: { url: WEB } },
         { type: 'text', text: 'what?' },
       ]);
+    });
+  });
+
+  describe('drops the sampling hints a channel has no knob for, names them, and serves the call', () => {
+    it.each([
+      [
+        'gemini',
+        'openai',
+        { generationConfig: { topK: 40, topP: 0.9 } },
+        ['generationConfig.topK'],
+        ['top_k'],
+      ],
+      ['anthropic', 'openai', { top_k: 5 }, ['top_k'], ['top_k']],
+      [
+        'openai',
+        'anthropic',
+        {
+          frequency_penalty: 0.5,
+          presence_penalty: 0,
+          seed: 7,
+          logit_bias: { '50256': -100 },
+          verbosity: 'low',
+        },
+        ['frequency_penalty', 'logit_bias', 'seed', 'verbosity'],
+        ['frequency_penalty', 'presence_penalty', 'seed', 'logit_bias', 'verbosity'],
+      ],
+      ['openai', 'gemini', { logit_bias: { '1': 5 }, verbosity: 'high' }, ['logit_bias', 'verbosity'], []],
+      [
+        'gemini',
+        'anthropic',
+        { generationConfig: { presencePenalty: 0.5, frequencyPenalty: 0.5, seed: 7 } },
+        ['generationConfig.presencePenalty', 'generationConfig.frequencyPenalty', 'generationConfig.seed'],
+        ['presence_penalty', 'frequency_penalty', 'seed'],
+      ],
+      ['responses', 'anthropic', { text: { verbosity: 'low' } }, ['text.verbosity'], ['verbosity']],
+      ['responses', 'gemini', { text: { verbosity: 'high' } }, ['text.verbosity'], []],
+    ] as [WireFormat, Target, Record<string, unknown>, string[], string[]][])(
+      '%s → %s',
+      async (from, to, extra, named, absent) => {
+        mock.reset();
+        const res = await call(from, to, extra);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-gatehouse-dropped-params')).toBe(named.join(', '));
+        const body = sent();
+        const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+        for (const k of absent) expect([k, k in body]).toEqual([k, false]);
+        if (from === 'gemini' && to === 'openai') expect(body.top_p).toBe(0.9);
+        if (to === 'gemini') for (const k of ['logitBias', 'verbosity']) expect(k in config).toBe(false);
+        await settle(t);
+        const log = (await logsOf(t, root.userId!)).at(-1)!;
+        expect(log.other.dropped_params).toEqual(named);
+      },
+    );
+
+    it("names nothing when nothing was dropped, nor on a channel of the caller's own format", async () => {
+      mock.reset();
+      const plain = await call('gemini', 'openai', { generationConfig: { topP: 0.9 } });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('x-gatehouse-dropped-params')).toBeNull();
+      const same = await call('openai', 'openai', { seed: 7, logit_bias: { '1': 5 } });
+      expect(same.status).toBe(200);
+      expect(same.headers.get('x-gatehouse-dropped-params')).toBeNull();
+      expect(sent()).toMatchObject({ seed: 7, logit_bias: { '1': 5 } });
     });
   });
 

@@ -2947,6 +2947,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1beta/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One model (Gemini format, models.get)
+         * @description Request and answer as defined by the provider: https://ai.google.dev/api/models. Errors use the same provider's error format.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provider's answer (JSON, or server-sent events when streaming); see https://ai.google.dev/api/models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1beta/models/{target}": {
         parameters: {
             query?: never;

@@ -19,6 +19,8 @@ export interface InboundRequest {
   pathModel: string | null;
   /** Gemini's :streamGenerateContent. */
   pathStream: boolean;
+  /** Gemini's :streamGenerateContent without `alt=sse`: answered as a JSON array, not events. */
+  jsonArray?: boolean;
   /** API key as sent (Bearer, x-api-key, x-goog-api-key, ?key=), or null for the playground. */
   key: string | null;
   ip: string;

@@ -187,6 +187,13 @@ export class RelayRoutes {
         if (path === '/api/usage/token') return await this.tokenUsage(call, res);
         if (path === '/v1/models') return await this.models(call, res, null);
         if (path === '/v1beta/models') return await this.models(call, res, null, 'gemini');
+        if (path.startsWith('/v1beta/models/'))
+          return await this.models(
+            call,
+            res,
+            decodeURIComponent(path.slice('/v1beta/models/'.length)),
+            'gemini',
+          );
         if (path.startsWith('/v1/models/'))
           return await this.models(call, res, decodeURIComponent(path.slice('/v1/models/'.length)));
         return await this.billing(call, res, path.endsWith('/subscription') ? 'subscription' : 'usage');
@@ -222,6 +229,7 @@ export class RelayRoutes {
       contentType: String(call.headers['content-type'] ?? ''),
       pathModel,
       pathStream,
+      jsonArray: format === 'gemini' && pathStream && call.query.get('alt') !== 'sse',
       key: keyFromRequest({ headers: call.headers, query: call.query }),
       ip: call.ip,
       requestId: call.id,
@@ -443,18 +451,12 @@ export class RelayRoutes {
       if (!names.includes(one)) {
         status = 404;
         body = errorBody(format, 404, `The model '${one}' does not exist`, 'model_not_found');
-      } else
+      } else if (format === 'gemini') body = geminiModel(one);
+      else
         body = anthropic
           ? { type: 'model', id: one, display_name: one, created_at: new Date(created * 1000).toISOString() }
           : entry(one);
-    } else if (format === 'gemini')
-      body = {
-        models: names.map((n) => ({
-          name: `models/${n}`,
-          displayName: n,
-          supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
-        })),
-      };
+    } else if (format === 'gemini') body = { models: names.map(geminiModel) };
     else if (anthropic)
       body = {
         data: names.map((n) => ({
@@ -560,4 +562,15 @@ function playgroundGroup(raw: Buffer): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * A model as Gemini's `Model` lists it: an embedding model (its name says so, as every provider's
+ * embedding models do) offers the embedding methods, any other the generation ones; both count tokens.
+ */
+function geminiModel(name: string): Record<string, unknown> {
+  const methods = /embed/i.test(name)
+    ? ['embedContent', 'batchEmbedContents', 'countTokens']
+    : ['generateContent', 'streamGenerateContent', 'countTokens'];
+  return { name: `models/${name}`, displayName: name, supportedGenerationMethods: methods };
 }

@@ -126,6 +126,9 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
     { match: /^\/v1\/models\/[^/]+:[A-Za-z]+$/ },
   ),
   get('/v1beta/models', 'Models the key may use (Gemini format)', GEMINI_MODELS),
+  get('/v1beta/models/{model}', 'One model (Gemini format, models.get)', GEMINI_MODELS, {
+    match: /^\/v1beta\/models\/[^/]+$/,
+  }),
   post(
     '/v1beta/models/{target}',
     'Gemini call: {target} is <model>:generateContent, :streamGenerateContent, :embedContent, :countTokens',

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import type { Json, WireFormat } from '../types';
-import { CARRY_TABLES, carryTables, CONVERSIONS, uncarriedField } from './carry';
+import type { Json, JsonObject, WireFormat } from '../types';
+import { CARRY_TABLES, carryTables, CONVERSIONS, droppedFields, uncarriedField } from './carry';
 
 const ROOT = join(__dirname, '../../../../..');
 
@@ -107,17 +107,49 @@ describe('uncarriedField', () => {
   const chat = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
 
   it('refuses only the values a refused field singles out', () => {
-    expect(
-      uncarriedField('openai', 'anthropic', { ...chat, frequency_penalty: 0, n: 1, logprobs: false }),
-    ).toBeNull();
-    expect(uncarriedField('openai', 'anthropic', { ...chat, frequency_penalty: 0.5 })).toBe(
+    expect(uncarriedField('openai', 'anthropic', { ...chat, n: 1, logprobs: false })).toBeNull();
+    expect(uncarriedField('openai', 'anthropic', { ...chat, n: 2 })).toBe('n (several choices)');
+    expect(uncarriedField('openai', 'anthropic', { ...chat, top_logprobs: 2 })).toBe('top_logprobs');
+    expect(uncarriedField('openai', 'gemini', { ...chat, top_logprobs: 2 })).toBeNull();
+  });
+
+  it('never refuses a sampling hint the target has no knob for: it is dropped and named', () => {
+    const hints = {
+      ...chat,
+      frequency_penalty: 0.5,
+      presence_penalty: 0,
+      seed: 7,
+      logit_bias: { '50256': -100 },
+      verbosity: 'low',
+    };
+    expect(uncarriedField('openai', 'anthropic', hints)).toBeNull();
+    expect(droppedFields('openai', 'anthropic', hints)).toEqual([
       'frequency_penalty',
-    );
-    expect(uncarriedField('openai', 'gemini', { ...chat, frequency_penalty: 0.5 })).toBeNull();
-    expect(uncarriedField('openai', 'anthropic', { ...chat, logit_bias: {} })).toBeNull();
-    expect(uncarriedField('openai', 'gemini', { ...chat, logit_bias: { '50256': -100 } })).toBe('logit_bias');
-    expect(uncarriedField('openai', 'anthropic', { ...chat, verbosity: 'medium' })).toBeNull();
-    expect(uncarriedField('openai', 'gemini', { ...chat, verbosity: 'low' })).toBe('verbosity');
+      'logit_bias',
+      'seed',
+      'verbosity',
+    ]);
+    expect(droppedFields('openai', 'gemini', hints)).toEqual(['logit_bias', 'verbosity']);
+    // Values that ask for nothing are not named.
+    expect(droppedFields('openai', 'gemini', { ...chat, logit_bias: {}, verbosity: 'medium' })).toEqual([]);
+    expect(droppedFields('anthropic', 'openai', { top_k: 5 })).toEqual(['top_k']);
+    expect(droppedFields('anthropic', 'gemini', { top_k: 5 })).toEqual([]);
+    expect(droppedFields('responses', 'gemini', { text: { verbosity: 'high' } })).toEqual(['text.verbosity']);
+    expect(droppedFields('responses', 'openai', { text: { verbosity: 'high' } })).toEqual([]);
+    expect(droppedFields('openai', 'openai', hints)).toEqual([]);
+  });
+
+  it('converts namespace tools of functions and refuses what a namespace holds otherwise', () => {
+    const fn = { type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} } };
+    const ns = (tools: Json[]): JsonObject => ({
+      tools: [{ type: 'namespace', name: 'crm', description: 'CRM', tools }],
+    });
+    for (const to of ['openai', 'anthropic', 'gemini'] as const) {
+      expect(uncarriedField('responses', to, ns([fn]))).toBeNull();
+      expect(uncarriedField('responses', to, ns([fn, { type: 'custom', name: 'grammar' }]))).toBe(
+        'tools (namespace member of type "custom")',
+      );
+    }
   });
 
   it('refuses parts of a mapped field the target cannot take', () => {
@@ -280,10 +312,13 @@ describe('uncarriedField', () => {
   });
 
   it('finds Gemini fields in either spelling', () => {
-    expect(uncarriedField('gemini', 'openai', { generation_config: { top_k: 40 } })).toBe(
-      'generationConfig.topK',
+    expect(uncarriedField('gemini', 'anthropic', { generation_config: { candidate_count: 2 } })).toBe(
+      'generationConfig.candidateCount',
     );
-    expect(uncarriedField('gemini', 'anthropic', { generationConfig: { topK: 40 } })).toBeNull();
+    expect(droppedFields('gemini', 'openai', { generation_config: { top_k: 40 } })).toEqual([
+      'generationConfig.topK',
+    ]);
+    expect(uncarriedField('gemini', 'openai', { generationConfig: { topK: 40 } })).toBeNull();
   });
 
   it('leaves fields the inbound format does not have to the converter (left out)', () => {

@@ -7,11 +7,16 @@
  * - `carried`: sent under the same name and meaning;
  * - `mapped`: sent as the target's counterpart (the note says how);
  * - `ignored`: left out because it cannot change the answer (the note says why);
+ * - `dropped`: a sampling hint the target has no knob for (top_k on OpenAI, a penalty on
+ *   Anthropic…): left out, and named in the answer's `x-gatehouse-dropped-params` header and in the
+ *   log's `other.dropped_params`, since it shapes how the answer is sampled but not what it means;
  * - `refused`: the call is refused with a 400 naming the field and the channel's format, before any
- *   upstream call, rather than sent without it. A `refuse` test narrows the refusal to the values
- *   that matter (n above 1, a penalty other than 0…); other values are harmless and left out. A
- *   mapped field's `partly` test names the values or parts the target cannot take (a custom tool, a
- *   bare JSON mode on Anthropic…), which are refused alike.
+ *   upstream call, rather than sent without it: the fields whose loss changes the answer (tools,
+ *   output schemas, content the target cannot see, answers it cannot give). A `matters` test narrows
+ *   the refusal (or the naming of a dropped field) to the values that ask for something (n above 1,
+ *   a penalty other than 0…); other values are harmless and left out silently. A mapped field's
+ *   `partly` test names the values or parts the target cannot take (a custom tool, a bare JSON mode
+ *   on Anthropic…), which are refused alike.
  *
  * A field that is not part of the inbound format at all is left out of a converted call, as the
  * official SDKs and the providers' own compatibility layers do. Same-format calls never come here.
@@ -21,7 +26,7 @@ import type { Json, JsonObject, WireFormat } from '../types';
 import { guessMimeType } from './gemini/request';
 import { asObject, isArray, isObject, objects, str } from './json';
 
-export type Fate = 'carried' | 'mapped' | 'ignored' | 'refused';
+export type Fate = 'carried' | 'mapped' | 'ignored' | 'dropped' | 'refused';
 
 /** The channel formats a call of each inbound format may be converted to. */
 export const CONVERSIONS: Readonly<Record<WireFormat, readonly WireFormat[]>> = {
@@ -46,10 +51,10 @@ export interface FieldRule {
   /** How it is mapped, why it may be ignored, or which values are refused. */
   note: string;
   /**
-   * For a refused field: whether this value is refused. Without it any value but null is; the
-   * others (0 for a penalty, false…) ask for nothing the target lacks.
+   * For a refused or dropped field: whether this value is refused (named as dropped). Without it any
+   * value but null is; the others (0 for a penalty, false…) ask for nothing the target lacks.
    */
-  refuse?: (value: Json) => boolean;
+  matters?: (value: Json) => boolean;
   /** How the refusal names the field, when not by its name alone. */
   label?: string;
   /**
@@ -81,6 +86,20 @@ function toolType(field: string, kinds: readonly string[], absent: string) {
     }
     return false;
   };
+}
+
+/** Responses tools other than function tools and namespaces of function tools, as a label. */
+function responsesTools(v: Json): false | string {
+  for (const tool of objects(v)) {
+    const type = str(tool.type) ?? '';
+    if (type === 'namespace') {
+      const inner = toolType('tools', ['function'], '')(tool.tools ?? []);
+      if (inner) return inner.replace('tools (', 'tools (namespace member of ');
+      continue;
+    }
+    if (type !== 'function') return `tools (type "${type}")`;
+  }
+  return false;
 }
 
 /** An OpenAI tool_choice object other than a named function. */
@@ -317,25 +336,25 @@ const OPENAI: FieldRule[] = [
     field: 'modalities',
     to: ALL('refused', 'anthropic', 'gemini'),
     note: 'Refused when it asks for anything but text.',
-    refuse: notText,
+    matters: notText,
   },
   {
     field: 'frequency_penalty',
-    to: { anthropic: 'refused', gemini: 'mapped' },
-    note: 'Gemini: frequencyPenalty. Anthropic has none: refused unless 0.',
-    refuse: nonZero,
+    to: { anthropic: 'dropped', gemini: 'mapped' },
+    note: 'Gemini: frequencyPenalty. Anthropic has no such knob: dropped (and named) unless 0.',
+    matters: nonZero,
   },
   {
     field: 'presence_penalty',
-    to: { anthropic: 'refused', gemini: 'mapped' },
-    note: 'Gemini: presencePenalty. Anthropic has none: refused unless 0.',
-    refuse: nonZero,
+    to: { anthropic: 'dropped', gemini: 'mapped' },
+    note: 'Gemini: presencePenalty. Anthropic has no such knob: dropped (and named) unless 0.',
+    matters: nonZero,
   },
   {
     field: 'functions',
     to: ALL('refused', 'anthropic', 'gemini'),
     note: 'Legacy function calling: send `tools`.',
-    refuse: nonEmpty,
+    matters: nonEmpty,
   },
   {
     field: 'function_call',
@@ -344,21 +363,21 @@ const OPENAI: FieldRule[] = [
   },
   {
     field: 'logit_bias',
-    to: ALL('refused', 'anthropic', 'gemini'),
-    note: "Token ids of OpenAI's tokenizer: meaningless to another model. Refused unless empty.",
-    refuse: nonEmpty,
+    to: ALL('dropped', 'anthropic', 'gemini'),
+    note: "Token ids of OpenAI's tokenizer: meaningless to another model. Dropped (and named) unless empty.",
+    matters: nonEmpty,
   },
   {
     field: 'logprobs',
     to: { anthropic: 'refused', gemini: 'mapped' },
     note: 'Gemini: responseLogprobs. Anthropic gives none: `true` refused.',
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'top_logprobs',
     to: { anthropic: 'refused', gemini: 'mapped' },
     note: 'Gemini: logprobs. Anthropic: refused above 0.',
-    refuse: nonZero,
+    matters: nonZero,
   },
   {
     field: 'max_tokens',
@@ -375,7 +394,7 @@ const OPENAI: FieldRule[] = [
     field: 'n',
     to: { anthropic: 'refused', gemini: 'mapped' },
     note: 'Gemini: candidateCount. Anthropic answers once: above 1 refused.',
-    refuse: aboveOne,
+    matters: aboveOne,
     label: 'n (several choices)',
   },
   {
@@ -401,7 +420,7 @@ const OPENAI: FieldRule[] = [
   {
     field: 'response_format',
     to: { anthropic: 'mapped', gemini: 'mapped' },
-    note: 'json_schema → output_config.format (responseMimeType + responseSchema). Anthropic has no bare JSON mode: json_object refused.',
+    note: 'json_schema → output_config.format (responseMimeType + responseJsonSchema). Anthropic has no bare JSON mode: json_object refused.',
     partly: (v, _body, to) =>
       to === 'anthropic' && asObject(v).type === 'json_object' ? 'response_format (json_object)' : false,
   },
@@ -412,8 +431,8 @@ const OPENAI: FieldRule[] = [
   },
   {
     field: 'seed',
-    to: { anthropic: 'refused', gemini: 'mapped' },
-    note: 'Gemini: seed. Anthropic cannot repeat an answer: refused.',
+    to: { anthropic: 'dropped', gemini: 'mapped' },
+    note: 'Gemini: seed. Anthropic has no seed (sampling is not repeatable there): dropped (and named).',
   },
   {
     field: 'service_tier',
@@ -425,7 +444,7 @@ const OPENAI: FieldRule[] = [
     field: 'store',
     to: ALL('refused', 'anthropic', 'gemini'),
     note: 'A stored completion lives at OpenAI: `true` refused.',
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'stream',
@@ -462,9 +481,9 @@ const OPENAI: FieldRule[] = [
   },
   {
     field: 'verbosity',
-    to: ALL('refused', 'anthropic', 'gemini'),
-    note: 'No counterpart: anything but `medium` (the default) refused.',
-    refuse: notMedium,
+    to: ALL('dropped', 'anthropic', 'gemini'),
+    note: 'A length hint with no counterpart: anything but `medium` (the default) dropped (and named).',
+    matters: notMedium,
   },
   {
     field: 'web_search_options',
@@ -513,7 +532,7 @@ const ANTHROPIC: FieldRule[] = [
     field: 'mcp_servers',
     to: ALL('refused', 'openai', 'gemini'),
     note: 'MCP servers Anthropic connects to (beta).',
-    refuse: nonEmpty,
+    matters: nonEmpty,
   },
   {
     field: 'metadata',
@@ -523,7 +542,7 @@ const ANTHROPIC: FieldRule[] = [
   {
     field: 'output_config',
     to: ALL('mapped', 'openai', 'gemini'),
-    note: 'effort → reasoning_effort (thinking budget); format json_schema → response_format (responseSchema).',
+    note: 'effort → reasoning_effort (thinking budget); format json_schema → response_format (responseJsonSchema).',
   },
   {
     field: 'output_format',
@@ -569,8 +588,8 @@ const ANTHROPIC: FieldRule[] = [
   },
   {
     field: 'top_k',
-    to: { openai: 'refused', gemini: 'mapped' },
-    note: 'Gemini: topK. OpenAI has none: refused.',
+    to: { openai: 'dropped', gemini: 'mapped' },
+    note: 'Gemini: topK. OpenAI has no such knob: dropped (and named).',
   },
   { field: 'top_p', to: { openai: 'carried', gemini: 'mapped' }, note: 'Gemini: topP.' },
   {
@@ -592,7 +611,7 @@ const ANTHROPIC: FieldRule[] = [
     field: 'fallbacks',
     to: ALL('refused', 'openai', 'gemini'),
     note: "Anthropic's server-side model fallbacks (beta); the gateway's own fallback is the next channel.",
-    refuse: nonEmpty,
+    matters: nonEmpty,
   },
   {
     field: 'thread',
@@ -650,14 +669,14 @@ const GEMINI: FieldRule[] = [
   { field: 'generationConfig.topP', to: ALL('mapped', 'openai', 'anthropic'), note: 'top_p.' },
   {
     field: 'generationConfig.topK',
-    to: { openai: 'refused', anthropic: 'mapped' },
-    note: 'Anthropic: top_k. OpenAI has none: refused.',
+    to: { openai: 'dropped', anthropic: 'mapped' },
+    note: 'Anthropic: top_k. OpenAI has no such knob: dropped (and named); the Gemini CLI sends it on every call.',
   },
   {
     field: 'generationConfig.candidateCount',
     to: { openai: 'mapped', anthropic: 'refused' },
     note: 'OpenAI: n. Anthropic answers once: above 1 refused.',
-    refuse: aboveOne,
+    matters: aboveOne,
   },
   {
     field: 'generationConfig.maxOutputTokens',
@@ -671,32 +690,32 @@ const GEMINI: FieldRule[] = [
   },
   {
     field: 'generationConfig.presencePenalty',
-    to: { openai: 'mapped', anthropic: 'refused' },
-    note: 'OpenAI: presence_penalty. Anthropic has none: refused unless 0.',
-    refuse: nonZero,
+    to: { openai: 'mapped', anthropic: 'dropped' },
+    note: 'OpenAI: presence_penalty. Anthropic has no such knob: dropped (and named) unless 0.',
+    matters: nonZero,
   },
   {
     field: 'generationConfig.frequencyPenalty',
-    to: { openai: 'mapped', anthropic: 'refused' },
-    note: 'OpenAI: frequency_penalty. Anthropic has none: refused unless 0.',
-    refuse: nonZero,
+    to: { openai: 'mapped', anthropic: 'dropped' },
+    note: 'OpenAI: frequency_penalty. Anthropic has no such knob: dropped (and named) unless 0.',
+    matters: nonZero,
   },
   {
     field: 'generationConfig.seed',
-    to: { openai: 'mapped', anthropic: 'refused' },
-    note: 'OpenAI: seed. Anthropic: refused.',
+    to: { openai: 'mapped', anthropic: 'dropped' },
+    note: 'OpenAI: seed. Anthropic has none: dropped (and named).',
   },
   {
     field: 'generationConfig.responseLogprobs',
     to: { openai: 'mapped', anthropic: 'refused' },
     note: 'OpenAI: logprobs. Anthropic gives none: `true` refused.',
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'generationConfig.logprobs',
     to: { openai: 'mapped', anthropic: 'refused' },
     note: 'OpenAI: top_logprobs. Anthropic: refused above 0.',
-    refuse: nonZero,
+    matters: nonZero,
   },
   {
     field: 'generationConfig.responseMimeType',
@@ -730,7 +749,7 @@ const GEMINI: FieldRule[] = [
     field: 'generationConfig.responseModalities',
     to: ALL('refused', 'openai', 'anthropic'),
     note: 'Image or audio answers: refused unless only TEXT.',
-    refuse: notText,
+    matters: notText,
   },
   {
     field: 'generationConfig.speechConfig',
@@ -746,7 +765,7 @@ const GEMINI: FieldRule[] = [
     field: 'generationConfig.audioTimestamp',
     to: ALL('refused', 'openai', 'anthropic'),
     note: 'Timestamps of audio input: `true` refused.',
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'generationConfig.thinkingConfig',
@@ -772,13 +791,13 @@ const GEMINI: FieldRule[] = [
     field: 'generationConfig.enableAffectiveDialog',
     to: ALL('refused', 'openai', 'anthropic'),
     note: 'Emotion-aware spoken dialog: `true` refused.',
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'generationConfig.enableEnhancedCivicAnswers',
     to: ALL('refused', 'openai', 'anthropic'),
     note: "Google's election-answer mode: `true` refused.",
-    refuse: isTrue,
+    matters: isTrue,
   },
 ];
 
@@ -804,7 +823,7 @@ const RESPONSES: FieldRule[] = [
     field: 'background',
     to: ALL('refused', 'openai', 'anthropic', 'gemini'),
     note: "A run kept on OpenAI's servers: `true` refused.",
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'conversation',
@@ -815,7 +834,7 @@ const RESPONSES: FieldRule[] = [
     field: 'previous_response_id',
     to: ALL('refused', 'openai', 'anthropic', 'gemini'),
     note: 'History held by OpenAI: send the whole input instead (as Codex does).',
-    refuse: nonEmpty,
+    matters: nonEmpty,
   },
   {
     field: 'prompt',
@@ -826,7 +845,7 @@ const RESPONSES: FieldRule[] = [
     field: 'store',
     to: ALL('refused', 'openai', 'anthropic', 'gemini'),
     note: 'A response stored at OpenAI: `true` refused (Codex sends false).',
-    refuse: isTrue,
+    matters: isTrue,
   },
   {
     field: 'include',
@@ -901,13 +920,17 @@ const RESPONSES: FieldRule[] = [
   {
     field: 'text',
     to: ALL('mapped', 'openai', 'anthropic', 'gemini'),
-    note: 'format → response_format (output_config.format, responseSchema); json_object refused on Anthropic. verbosity: carried to chat; elsewhere anything but `medium` refused.',
-    partly: (v, _body, to) => {
-      const text = asObject(v);
-      if (to === 'anthropic' && asObject(text.format).type === 'json_object')
-        return 'text.format (json_object)';
-      return to !== 'openai' && notMedium(text.verbosity ?? null) ? 'text.verbosity' : false;
-    },
+    note: 'format → response_format (output_config.format, responseJsonSchema); json_object refused on Anthropic. verbosity: see text.verbosity.',
+    partly: (v, _body, to) =>
+      to === 'anthropic' && asObject(asObject(v).format).type === 'json_object'
+        ? 'text.format (json_object)'
+        : false,
+  },
+  {
+    field: 'text.verbosity',
+    to: { openai: 'carried', anthropic: 'dropped', gemini: 'dropped' },
+    note: 'Chat: verbosity. A length hint the others have no knob for: anything but `medium` dropped (and named).',
+    matters: notMedium,
   },
   {
     field: 'tool_choice',
@@ -918,14 +941,14 @@ const RESPONSES: FieldRule[] = [
   {
     field: 'tools',
     to: ALL('mapped', 'openai', 'anthropic', 'gemini'),
-    note: 'Function tools. Built-in tools (web search, file search, computer use, MCP…) and custom tools refused.',
-    partly: toolType('tools', ['function'], ''),
+    note: 'Function tools; a `namespace` of function tools (Codex) as its functions named `<namespace>__<name>`, mapped back to namespace and name in function_call items. Built-in tools (web search, file search, computer use, MCP…) and custom tools (in a namespace too) refused.',
+    partly: responsesTools,
   },
   {
     field: 'top_logprobs',
     to: { openai: 'mapped', anthropic: 'refused', gemini: 'mapped' },
     note: 'logprobs + top_logprobs (responseLogprobs + logprobs). Anthropic: refused above 0.',
-    refuse: nonZero,
+    matters: nonZero,
   },
   {
     field: 'truncation',
@@ -967,12 +990,28 @@ export function uncarriedField(from: WireFormat, to: WireFormat, body: JsonObjec
     const value = valueAt(body, rule.field);
     if (value === undefined || value === null) continue;
     const fate = rule.to[to];
-    if (fate === 'refused' && (rule.refuse ? rule.refuse(value) : true)) return rule.label ?? rule.field;
+    if (fate === 'refused' && (rule.matters ? rule.matters(value) : true)) return rule.label ?? rule.field;
     // A mapped field may still hold values or parts this target cannot take.
     const part = fate === 'mapped' && rule.partly ? rule.partly(value, body, to) : false;
     if (part) return part;
   }
   return null;
+}
+
+/**
+ * The fields of `body` that a channel speaking `to` has no knob for and that are left out of the
+ * converted call (the `dropped` rows, with a value that asks for something), in table order.
+ */
+export function droppedFields(from: WireFormat, to: WireFormat, body: JsonObject): string[] {
+  if (from === to) return [];
+  const out: string[] = [];
+  for (const rule of CARRY_TABLES[from]) {
+    if (rule.to[to] !== 'dropped') continue;
+    const value = valueAt(body, rule.field);
+    if (value === undefined || value === null) continue;
+    if (rule.matters ? rule.matters(value) : true) out.push(rule.field);
+  }
+  return out;
 }
 
 /** The tables as Markdown (docs/agents.md holds this text). */

@@ -64,8 +64,12 @@ export function fromHubRequest(format: WireFormat, hub: JsonObject, opts: HubOpt
       return openAIToGeminiRequest(hub, { safetySettings: opts.geminiSafetySettings });
     case 'responses':
       return openAIToResponsesRequest(hub);
-    default:
-      return hub;
+    default: {
+      // top_k of an Anthropic or Gemini caller: OpenAI has no such knob (dropped, see carry.ts).
+      if (hub.top_k === undefined) return hub;
+      const { top_k: _topK, ...chat } = hub;
+      return chat;
+    }
   }
 }
 
@@ -82,14 +86,23 @@ export function toHubResponse(format: WireFormat, body: JsonObject, model: strin
   }
 }
 
-export function fromHubResponse(format: WireFormat, hub: JsonObject, model: string): JsonObject {
+/** The hub answer in the caller's `format`; `request` is the caller's own request (a Response echoes it). */
+export function fromHubResponse(
+  format: WireFormat,
+  hub: JsonObject,
+  model: string,
+  request?: JsonObject,
+): JsonObject {
   switch (format) {
     case 'anthropic':
       return openAIToAnthropicResponse({ ...hub, model });
     case 'gemini':
       return openAIToGeminiResponse({ ...hub, model });
     case 'responses':
-      return openAIToResponsesResponse({ ...hub, model }, { createdAt: Math.floor(Date.now() / 1000) });
+      return openAIToResponsesResponse(
+        { ...hub, model },
+        { createdAt: Math.floor(Date.now() / 1000), request },
+      );
     default:
       return { ...hub, model };
   }
@@ -177,6 +190,7 @@ export function fromHubStream(
   format: WireFormat,
   model: string,
   requestId: string,
+  request?: JsonObject,
 ): StreamConverter<JsonObject, SseEvent> {
   switch (format) {
     case 'anthropic':
@@ -188,6 +202,7 @@ export function fromHubStream(
         model,
         id: `resp_${requestId}`,
         createdAt: Math.floor(Date.now() / 1000),
+        request,
       });
     default:
       return new HubToOpenAIEvents(model);

@@ -14,6 +14,7 @@ import type { JsonObject, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
 import { readAnswer, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
 import { textTokens } from '../usage';
+import { markDropped } from './dropped';
 import type { Outcome } from './outcome';
 import { waitDrain, writeJson, writeText } from './write';
 
@@ -55,6 +56,7 @@ export async function relayJson(
   );
   const usage =
     reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
+  const dropped = markDropped(ctx, a, res);
   // An answer that needs no change (same format, same model name) goes out as the upstream's bytes.
   const same = json === parsed && (out === json || sameShape(out, json));
   if (same && (out === json || out.model === json.model)) writeText(res, 200, text);
@@ -64,7 +66,7 @@ export async function relayJson(
     if (renamed !== null) writeText(res, 200, renamed);
     else writeJson(res, 200, out);
   }
-  return { usage, firstTokenMs: 0, extra: {} };
+  return { usage, firstTokenMs: 0, extra: dropped.length > 0 ? { dropped_params: dropped } : {} };
 }
 
 /**
@@ -236,8 +238,9 @@ export async function relayAggregated(
   const reported = usageOf(a.adapter.format, json);
   const usage =
     reported && reported.prompt_tokens + reported.completion_tokens > 0 ? reported : estimateUsage(ctx, out);
+  const dropped = markDropped(ctx, a, res);
   writeJson(res, 200, out);
-  return { usage, firstTokenMs: 0, extra: {} };
+  return { usage, firstTokenMs: 0, extra: dropped.length > 0 ? { dropped_params: dropped } : {} };
 }
 
 /** Speech audio and plain-text transcripts: piped with backpressure; billed by input text or transcript tokens. */
@@ -294,7 +297,12 @@ function toClientFormat(ctx: RelayContext, a: Attempt, json: JsonObject): JsonOb
   if (ctx.req.mode !== 'chat' && ctx.req.mode !== 'responses') return json;
   if (sameFormat(ctx, a.adapter))
     return from === 'openai' || from === 'responses' ? { ...json, model: ctx.model } : json;
-  return fromHubResponse(ctx.req.format, toHubResponse(from, json, ctx.model), ctx.model);
+  return fromHubResponse(
+    ctx.req.format,
+    toHubResponse(from, json, ctx.model),
+    ctx.model,
+    ctx.req.body ?? undefined,
+  );
 }
 
 function estimateUsage(ctx: RelayContext, out: JsonObject): UsageCounts {

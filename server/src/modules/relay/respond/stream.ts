@@ -19,6 +19,7 @@ import { anthropicTextDelta, isAnthropicDelta, openaiTextDelta, UsageProbe } fro
 import type { JsonObject, SseEvent, UsageCounts, WireFormat } from '../types';
 import { emptyUsage } from '../types';
 import { timeoutError, upstreamError, type UpstreamResponse } from '../upstream/upstream-client';
+import { markDropped } from './dropped';
 import type { Outcome } from './outcome';
 import { waitDrain } from './write';
 
@@ -74,7 +75,7 @@ export async function relayStream(
     req.body.stream_options.include_usage === true;
   const adapterConv = a.adapter.createStreamConverter?.(a.areq);
   const toHub = passthrough ? null : toHubStream(native, ctx.model);
-  const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId);
+  const fromHub = passthrough ? null : fromHubStream(client, ctx.model, req.requestId, req.body ?? undefined);
   const textDeltas = native === 'openai' && fromHub?.pushText !== undefined;
   const anthropicDeltas = native === 'anthropic' && toHub?.pushText !== undefined;
   const queueMax = settings.queueMax;
@@ -104,14 +105,26 @@ export async function relayStream(
     return res.write(s) ? undefined : waitDrain(res);
   };
 
+  // Gemini's streamGenerateContent without alt=sse answers a JSON array of its chunks, as Google's
+  // REST API does; every other stream is server-sent events.
+  const jsonArray = client === 'gemini' && req.jsonArray === true;
+  let elements = 0;
+  const frame = jsonArray
+    ? (e: SseEvent): string => `${elements++ === 0 ? '[' : ',\r\n'}${e.data}`
+    : formatSse;
+
   res.statusCode = 200;
-  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  res.setHeader(
+    'content-type',
+    jsonArray ? 'application/json; charset=UTF-8' : 'text/event-stream; charset=utf-8',
+  );
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('connection', 'keep-alive');
   res.setHeader('x-accel-buffering', 'no');
+  const dropped = markDropped(ctx, a, res);
 
   let ping: NodeJS.Timeout | null = null;
-  if (settings.pingMs > 0) {
+  if (settings.pingMs > 0 && !jsonArray) {
     const every = settings.pingMs;
     ping = setInterval(() => {
       if (!res.writableEnded) res.write(': ping\n\n');
@@ -183,7 +196,7 @@ export async function relayStream(
         badEvents++;
         return;
       }
-      return write(formatSse(e));
+      return write(frame(e));
     }
     // Converting: channel format → hub chunks → client format. An OpenAI chunk that is only a text
     // delta goes to a converter that takes bare text without being parsed.
@@ -192,7 +205,7 @@ export async function relayStream(
       const out = text !== null && fromHub?.pushText ? fromHub.pushText(text) : null;
       if (text !== null && out) {
         probe.observeText(text);
-        for (const o of out) write(formatSse(o));
+        for (const o of out) write(frame(o));
         return;
       }
     }
@@ -221,7 +234,7 @@ export async function relayStream(
       chunk = { ...chunk };
       delete chunk.usage;
     }
-    for (const out of fromHub!.push(chunk)) write(formatSse(out));
+    for (const out of fromHub!.push(chunk)) write(frame(out));
   };
   // Each event through the adapter's converter when it has one, straight to the client path otherwise.
   const handle = adapterConv
@@ -282,7 +295,7 @@ export async function relayStream(
     if (adapterConv) for (const c of adapterConv.end()) emitClient(c);
     if (!passthrough) {
       for (const chunk of toHub!.end()) emitHub(chunk);
-      for (const out of fromHub!.end()) write(formatSse(out));
+      for (const out of fromHub!.end()) write(frame(out));
     }
   } catch (err) {
     broken = true;
@@ -311,18 +324,20 @@ export async function relayStream(
     let tail = batch + buffered.join('');
     if (broken && brokenReason && !signal.aborted) {
       const msg = sanitizeUpstreamText(brokenReason, a.channel.keys);
-      tail += formatSse(
+      tail += frame(
         client === 'anthropic'
           ? { event: 'error', data: JSON.stringify(errorBody('anthropic', 500, msg)) }
           : { data: JSON.stringify(errorBody(client, 500, msg)) },
       );
     }
     if (client === 'openai') tail += 'data: [DONE]\n\n';
+    if (jsonArray) tail += elements === 0 ? '[]' : ']';
     res.end(tail);
   }
   const outcome = streamOutcome(ctx, probe);
   if (broken) outcome.extra.stream_interrupted = true;
   if (badEvents) outcome.extra.stream_bad_events = badEvents;
+  if (dropped.length > 0) outcome.extra.dropped_params = dropped;
   return outcome;
 }
 

@@ -145,26 +145,26 @@ describe('anthropicToOpenAIRequest', () => {
         content: 'Checking.',
         tool_calls: [
           {
-            id: 'toolu_1',
+            id: 'call_1',
             type: 'function',
             function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
           },
         ],
       },
-      { role: 'tool', tool_call_id: 'toolu_1', content: '18°C' },
+      { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
       { role: 'user', content: 'And tomorrow?' },
       {
         role: 'assistant',
         content: null,
         tool_calls: [
           {
-            id: 'toolu_2',
+            id: 'call_2',
             type: 'function',
             function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
           },
         ],
       },
-      { role: 'tool', tool_call_id: 'toolu_2', content: 'rain' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'rain' },
     ]);
   });
 
@@ -399,15 +399,15 @@ describe('openAIToAnthropicRequest', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
-          { type: 'tool_use', id: 'call_2', name: 'get_weather', input: {} },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+          { type: 'tool_use', id: 'toolu_2', name: 'get_weather', input: {} },
         ],
       },
       {
         role: 'user',
         content: [
-          { type: 'tool_result', tool_use_id: 'call_1', content: '18°C' },
-          { type: 'tool_result', tool_use_id: 'call_2', content: '25°C' },
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: '18°C' },
+          { type: 'tool_result', tool_use_id: 'toolu_2', content: '25°C' },
           { type: 'text', text: 'Thanks' },
         ],
       },

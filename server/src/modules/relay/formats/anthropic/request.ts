@@ -5,6 +5,8 @@
  */
 import type { Json, JsonObject } from '../../types';
 import {
+  anthropicToolId,
+  openAIToolId,
   asArray,
   asNumber,
   asObject,
@@ -75,7 +77,7 @@ function userMessages(content: unknown): JsonMap[] {
     } else if (block.type === 'tool_result') {
       tools.push({
         role: 'tool',
-        tool_call_id: asString(block.tool_use_id) ?? '',
+        tool_call_id: openAIToolId(asString(block.tool_use_id) ?? ''),
         content: blocksText(block.content, '\n'),
       });
       // A tool message holds text only: images and documents a tool returned ride along in the
@@ -107,7 +109,7 @@ function assistantMessage(content: unknown): JsonMap | null {
       if (text) texts.push(text);
     } else if (block.type === 'tool_use') {
       toolCalls.push({
-        id: asString(block.id) ?? '',
+        id: openAIToolId(asString(block.id) ?? ''),
         type: 'function',
         function: { name: asString(block.name) ?? '', arguments: JSON.stringify(block.input ?? {}) },
       });
@@ -234,7 +236,7 @@ export interface OpenAIToAnthropicOptions {
 /** Anthropic accepts tool ids matching [a-zA-Z0-9_-]+ only. */
 function toolId(id: unknown): string {
   const s = asString(id);
-  return s ? s.replace(/[^a-zA-Z0-9_-]/g, '_') : 'toolu_unknown';
+  return s ? anthropicToolId(s.replace(/[^a-zA-Z0-9_-]/g, '_')) : 'toolu_unknown';
 }
 
 /** An OpenAI image URL → an Anthropic image block (base64 for data URLs, url source otherwise). */

@@ -25,7 +25,7 @@ const anthropicMessage: JsonObject = {
 describe('anthropicToOpenAIResponse', () => {
   it('maps text, thinking, tool calls and usage with cache tokens', () => {
     expect(anthropicToOpenAIResponse(anthropicMessage, 1700000000)).toEqual({
-      id: 'msg_01',
+      id: 'chatcmpl-01',
       object: 'chat.completion',
       created: 1700000000,
       model: 'claude-sonnet-4',
@@ -38,7 +38,7 @@ describe('anthropicToOpenAIResponse', () => {
             reasoning_content: 'Paris is in France.',
             tool_calls: [
               {
-                id: 'toolu_1',
+                id: 'call_1',
                 type: 'function',
                 function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
               },
@@ -118,15 +118,15 @@ describe('openAIToAnthropicResponse', () => {
 
   it('maps reasoning, text, tool calls and usage', () => {
     expect(openAIToAnthropicResponse(completion)).toEqual({
-      id: 'chatcmpl-1',
+      id: 'msg_1',
       type: 'message',
       role: 'assistant',
       model: 'gpt-4o',
       content: [
         { type: 'thinking', thinking: 'Think first.', signature: '' },
         { type: 'text', text: 'Checking.' },
-        { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Rome' } },
-        { type: 'tool_use', id: 'call_2', name: 'broken', input: {} },
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Rome' } },
+        { type: 'tool_use', id: 'toolu_2', name: 'broken', input: {} },
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,

@@ -1,6 +1,10 @@
 /** Non-stream answers between an Anthropic message and an OpenAI chat.completion. */
 import type { JsonObject } from '../../types';
 import {
+  anthropicMessageId,
+  anthropicToolId,
+  openAIMessageId,
+  openAIToolId,
   asArray,
   asObject,
   asString,
@@ -25,7 +29,7 @@ export function anthropicToOpenAIResponse(body: JsonObject, created = 0): JsonOb
       thinking.push(asString(block.thinking) ?? '');
     } else if (block.type === 'tool_use') {
       toolCalls.push({
-        id: asString(block.id) ?? '',
+        id: openAIToolId(asString(block.id) ?? ''),
         type: 'function',
         function: { name: asString(block.name) ?? '', arguments: JSON.stringify(block.input ?? {}) },
       });
@@ -35,7 +39,7 @@ export function anthropicToOpenAIResponse(body: JsonObject, created = 0): JsonOb
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (thinking.length > 0) message.reasoning_content = thinking.join('\n');
   return {
-    id: asString(body.id) ?? '',
+    id: openAIMessageId(asString(body.id) ?? ''),
     object: 'chat.completion',
     created,
     model: asString(body.model) ?? '',
@@ -69,7 +73,7 @@ export function openAIToAnthropicResponse(body: JsonObject): JsonObject {
     const fn = asObject(call.function);
     content.push({
       type: 'tool_use',
-      id: asString(call.id) ?? '',
+      id: anthropicToolId(asString(call.id) ?? ''),
       name: asString(fn.name) ?? '',
       input: parseArguments(fn.arguments),
     });
@@ -81,7 +85,7 @@ export function openAIToAnthropicResponse(body: JsonObject): JsonObject {
       ? 'tool_use'
       : toStopReason(choice.finish_reason);
   return {
-    id: asString(body.id) ?? '',
+    id: anthropicMessageId(asString(body.id) ?? ''),
     type: 'message',
     role: 'assistant',
     model: asString(body.model) ?? '',

@@ -117,7 +117,7 @@ describe('Anthropic SDK reads the converted answers', () => {
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content).toEqual([
       { type: 'text', text: 'Checking the weather.' },
-      { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Rome' } },
+      { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Rome' } },
     ]);
     expect(message.usage).toMatchObject({ input_tokens: 20, output_tokens: 12, cache_read_input_tokens: 30 });
   });
@@ -135,7 +135,7 @@ describe('Anthropic SDK reads the converted answers', () => {
     expect(message.content).toEqual([
       { type: 'thinking', thinking: 'Rome is in Italy.', signature: '' },
       { type: 'text', text: 'Checking the weather.' },
-      { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Rome' } },
+      { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Rome' } },
     ]);
     expect(message.usage).toMatchObject({ input_tokens: 20, output_tokens: 12, cache_read_input_tokens: 30 });
   });

@@ -16,6 +16,24 @@ export function asArray(x: unknown): Json[] {
   return Array.isArray(x) ? (x as Json[]) : [];
 }
 
+/**
+ * Ids across the Anthropic ⇄ OpenAI boundary, in the form of the side they reach: tool ids `toolu_…` ⇄
+ * `call_…`, message ids `msg_…` ⇄ `chatcmpl-…`. A prefix swap, so a tool id the caller sends back
+ * (in a tool call and its result alike) becomes the channel's own id again.
+ */
+export function openAIToolId(id: string): string {
+  return id.startsWith('toolu_') ? `call_${id.slice(6)}` : id;
+}
+export function anthropicToolId(id: string): string {
+  return id.startsWith('call_') ? `toolu_${id.slice(5)}` : id;
+}
+export function openAIMessageId(id: string): string {
+  return id.startsWith('msg_') ? `chatcmpl-${id.slice(4)}` : id;
+}
+export function anthropicMessageId(id: string): string {
+  return id.startsWith('chatcmpl-') ? `msg_${id.slice(9)}` : id;
+}
+
 export function asString(x: unknown): string | undefined {
   return typeof x === 'string' ? x : undefined;
 }

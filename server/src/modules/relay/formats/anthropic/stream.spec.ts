@@ -82,7 +82,7 @@ describe('AnthropicToOpenAIStream', () => {
       ev({ type: 'message_stop' }),
     ]);
     expect(chunks[0]).toEqual({
-      id: 'msg_1',
+      id: 'chatcmpl-1',
       object: 'chat.completion.chunk',
       created: 42,
       model: 'claude-sonnet-4',
@@ -95,7 +95,7 @@ describe('AnthropicToOpenAIStream', () => {
       { content: ' world' },
       {
         tool_calls: [
-          { index: 0, id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '' } },
+          { index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } },
         ],
       },
       { tool_calls: [{ index: 0, function: { arguments: '{"city": ' } }] },
@@ -104,7 +104,7 @@ describe('AnthropicToOpenAIStream', () => {
     ]);
     expect((chunks.at(-2)?.choices as { finish_reason: string }[])[0].finish_reason).toBe('tool_calls');
     expect(chunks.at(-1)).toEqual({
-      id: 'msg_1',
+      id: 'chatcmpl-1',
       object: 'chat.completion.chunk',
       created: 42,
       model: 'claude-sonnet-4',
@@ -288,7 +288,7 @@ describe('OpenAIToAnthropicStream', () => {
         data: {
           type: 'content_block_start',
           index: 2,
-          content_block: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: {} },
+          content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} },
         },
       },
       {
@@ -347,11 +347,11 @@ describe('OpenAIToAnthropicStream', () => {
       'message_delta',
       'message_stop',
     ]);
-    expect((events[0].data.message as { id: string }).id).toBe('chatcmpl-1');
+    expect((events[0].data.message as { id: string }).id).toBe('msg_1');
     expect(events[4].data).toEqual({
       type: 'content_block_start',
       index: 1,
-      content_block: { type: 'tool_use', id: 'call_b', name: 'g', input: {} },
+      content_block: { type: 'tool_use', id: 'toolu_b', name: 'g', input: {} },
     });
     expect(converter.push(chunk({ content: 'late' }))).toEqual([]);
   });

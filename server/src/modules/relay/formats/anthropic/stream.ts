@@ -4,6 +4,10 @@
  */
 import type { JsonObject, SseEvent, StreamConverter, UsageCounts } from '../../types';
 import {
+  anthropicMessageId,
+  anthropicToolId,
+  openAIMessageId,
+  openAIToolId,
   asArray,
   asNumber,
   asObject,
@@ -97,7 +101,7 @@ export class AnthropicToOpenAIStream implements StreamConverter<SseEvent, JsonOb
 
   private onMessageStart(message: JsonObject): JsonObject[] {
     this.started = true;
-    this.id = asString(message.id) ?? '';
+    this.id = openAIMessageId(asString(message.id) ?? '');
     this.model = asString(message.model) ?? '';
     this.setUsage(message.usage);
     return [this.chunk({ role: 'assistant', content: '' })];
@@ -116,7 +120,7 @@ export class AnthropicToOpenAIStream implements StreamConverter<SseEvent, JsonOb
     const input = asObject(block.input);
     const call = {
       index: this.tools++,
-      id: asString(block.id) ?? '',
+      id: openAIToolId(asString(block.id) ?? ''),
       type: 'function',
       function: {
         name: asString(block.name) ?? '',
@@ -232,7 +236,7 @@ export class OpenAIToAnthropicStream implements StreamConverter<JsonObject, SseE
 
   private start(chunk: JsonObject): SseEvent {
     this.started = true;
-    this.id ??= asString(chunk.id) || 'msg_gatehouse';
+    this.id ??= anthropicMessageId(asString(chunk.id) || 'msg_gatehouse');
     const usage = this.usage ?? anthropicUsageFromOpenAI({});
     return sse({
       type: 'message_start',
@@ -290,7 +294,7 @@ export class OpenAIToAnthropicStream implements StreamConverter<JsonObject, SseE
       this.open(
         out,
         { kind: 'tool', toolIndex: index, toolId },
-        { type: 'tool_use', id: toolId, name: asString(fn.name) ?? '', input: {} },
+        { type: 'tool_use', id: anthropicToolId(toolId), name: asString(fn.name) ?? '', input: {} },
       );
     }
     const args = asString(fn.arguments);

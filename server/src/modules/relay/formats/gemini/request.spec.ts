@@ -393,14 +393,18 @@ describe('openAIToGeminiRequest', () => {
           {
             name: 'weather',
             description: 'Get weather',
-            parameters: {
+            // JSON Schema as sent (additionalProperties and $defs kept), without $schema and the
+            // string formats Gemini does not know.
+            parametersJsonSchema: {
               type: 'object',
+              additionalProperties: false,
               properties: {
                 city: { type: 'string', description: 'City' },
-                unit: { type: 'string', nullable: true, enum: ['c', 'f'] },
-                strict: { type: 'boolean' },
+                unit: { type: ['string', 'null'], enum: ['c', 'f'] },
+                strict: { $ref: '#/$defs/flag' },
               },
               required: ['city'],
+              $defs: { flag: { type: 'boolean', additionalProperties: false } },
             },
           },
           { name: 'clock' },
@@ -450,7 +454,7 @@ describe('openAIToGeminiRequest', () => {
     ]);
   });
 
-  it('maps response_format json_schema to a cleaned responseSchema', () => {
+  it('maps response_format json_schema to responseJsonSchema, additionalProperties kept', () => {
     const out = openAIToGeminiRequest({
       messages: [],
       response_format: {
@@ -464,7 +468,7 @@ describe('openAIToGeminiRequest', () => {
     });
     expect(out.generationConfig).toEqual({
       responseMimeType: 'application/json',
-      responseSchema: { type: 'object', properties: { a: { enum: ['k'] } } },
+      responseJsonSchema: { type: 'object', properties: { a: { const: 'k' } }, additionalProperties: false },
     });
   });
 

@@ -15,7 +15,7 @@ import {
   str,
   type JsonMap,
 } from './json';
-import { fromGeminiSchema, toGeminiSchema } from './schema';
+import { fromGeminiSchema, toGeminiJsonSchema } from './schema';
 
 /** The harm categories a "default" safety threshold applies to. */
 export const GEMINI_HARM_CATEGORIES = [
@@ -433,8 +433,10 @@ function toolsToGemini(tools: Json | undefined): JsonMap[] {
     const decl: JsonMap = { name: str(fn.name) ?? '' };
     const description = str(fn.description);
     if (description !== undefined) decl.description = description;
-    const parameters = toGeminiSchema(fn.parameters);
-    if (parameters !== undefined && hasParameters(parameters)) decl.parameters = parameters;
+    // As JSON Schema (parametersJsonSchema): Schema's upper-case type enum and its missing
+    // additionalProperties would lose what a strict tool forbids.
+    const parameters = toGeminiJsonSchema(fn.parameters);
+    if (parameters !== undefined && hasParameters(parameters)) decl.parametersJsonSchema = parameters;
     declarations.push(decl);
   }
   return declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
@@ -495,8 +497,9 @@ function generationConfig(body: JsonObject, opts: OpenAIToGeminiOptions): JsonMa
     config.responseMimeType = 'application/json';
   } else if (format.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    const schema = toGeminiSchema(asObject(format.json_schema).schema);
-    if (schema !== undefined) config.responseSchema = schema;
+    // responseJsonSchema: responseSchema is deprecated and cannot say additionalProperties.
+    const schema = toGeminiJsonSchema(asObject(format.json_schema).schema);
+    if (schema !== undefined) config.responseJsonSchema = schema;
   }
   const thinking = thinkingConfig(body, maxTokens, opts.thinkingBudgetPercentage);
   if (thinking !== undefined) config.thinkingConfig = thinking;

@@ -1,5 +1,8 @@
 import { geminiToOpenAIResponse, geminiUsage, openAIToGeminiResponse } from './index';
 
+/** A call id made up for a Gemini function call without one: random per answer, then its position. */
+const madeId = (n: number) => expect.stringMatching(new RegExp(`^call_[A-Za-z0-9_-]{12}_${n}$`));
+
 const usageMetadata = {
   promptTokenCount: 100,
   candidatesTokenCount: 20,
@@ -77,12 +80,12 @@ describe('geminiToOpenAIResponse', () => {
           content: null,
           tool_calls: [
             {
-              id: 'call_0',
+              id: madeId(0),
               type: 'function',
               function: { name: 'weather', arguments: '{"city":"Paris"}' },
               extra_content: { google: { thought_signature: 'sig' } },
             },
-            { id: 'call_1', type: 'function', function: { name: 'clock', arguments: '{}' } },
+            { id: madeId(1), type: 'function', function: { name: 'clock', arguments: '{}' } },
           ],
         },
         finish_reason: 'tool_calls',
@@ -155,6 +158,25 @@ describe('geminiToOpenAIResponse', () => {
       { index: 0, message: { role: 'assistant', content: 'a' }, finish_reason: 'stop' },
       { index: 1, message: { role: 'assistant', content: 'b' }, finish_reason: 'length' },
     ]);
+  });
+});
+
+describe('call ids made up for Gemini function calls', () => {
+  it('differ from one answer to the next (a history never holds one id twice)', () => {
+    const answer = {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] },
+          finishReason: 'STOP',
+        },
+      ],
+    };
+    const idOf = () =>
+      (geminiToOpenAIResponse(answer, 'm').choices as { message: { tool_calls: { id: string }[] } }[])[0]
+        .message.tool_calls[0].id;
+    const ids = new Set([idOf(), idOf(), idOf()]);
+    expect(ids.size).toBe(3);
+    for (const id of ids) expect(id).toEqual(madeId(0));
   });
 });
 
@@ -247,7 +269,9 @@ describe('openAIToGeminiResponse', () => {
         message: {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'f', arguments: '{"a":[1,2]}' } }],
+          tool_calls: [
+            { id: madeId(0), type: 'function', function: { name: 'f', arguments: '{"a":[1,2]}' } },
+          ],
         },
         finish_reason: 'tool_calls',
       },

@@ -1,6 +1,7 @@
 /**
  * Gemini GenerateContentResponse ⇄ OpenAI chat.completion.
  */
+import { randomBytes } from 'node:crypto';
 import type { JsonObject } from '../../types';
 import {
   argumentsObject,
@@ -54,16 +55,25 @@ function inlineImageMarkdown(inline: JsonMap): string {
 }
 
 /**
- * Text, thought text, function calls and inline images (as markdown data-URL images) of candidate parts. Function calls get their own `id` or
- * `call_<firstToolIndex + n>`; a thoughtSignature travels in extra_content.google.thought_signature.
+ * A random part for the call ids of one answer: Gemini's function calls usually carry no id, and ids
+ * made up per answer alone (`call_0` every turn) would repeat across a conversation's turns, which
+ * other providers refuse in a history (Anthropic: tool_use ids must be unique).
  */
-export function splitParts(parts: JsonMap[], firstToolIndex = 0): GeminiParts {
+export function callIdPrefix(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/**
+ * Text, thought text, function calls and inline images (as markdown data-URL images) of candidate parts. Function calls get their own `id` or
+ * `call_<prefix>_<firstToolIndex + n>`; a thoughtSignature travels in extra_content.google.thought_signature.
+ */
+export function splitParts(parts: JsonMap[], firstToolIndex = 0, prefix = callIdPrefix()): GeminiParts {
   const out: GeminiParts = { text: '', reasoning: '', toolCalls: [] };
   for (const part of parts) {
     const fc = pick(part, 'functionCall');
     if (isObject(fc)) {
       const call: JsonMap = {
-        id: str(fc.id) ?? `call_${firstToolIndex + out.toolCalls.length}`,
+        id: str(fc.id) ?? `call_${prefix}_${firstToolIndex + out.toolCalls.length}`,
         type: 'function',
         function: { name: str(fc.name) ?? '', arguments: JSON.stringify(fc.args ?? {}) },
       };
@@ -92,8 +102,13 @@ export function chatId(body: JsonObject): string {
  * yields one empty assistant message with finish_reason content_filter.
  */
 export function geminiToOpenAIResponse(body: JsonObject, model: string, created = 0): JsonMap {
+  const prefix = callIdPrefix();
   const choices: JsonMap[] = objects(body.candidates).map((candidate, position) => {
-    const { text, reasoning, toolCalls } = splitParts(objects(asObject(candidate.content).parts));
+    const { text, reasoning, toolCalls } = splitParts(
+      objects(asObject(candidate.content).parts),
+      0,
+      position === 0 ? prefix : `${prefix}${position}`,
+    );
     const message: JsonMap = {
       role: 'assistant',
       content: text === '' && toolCalls.length > 0 ? null : text,

@@ -95,6 +95,40 @@ function resolveRef(root: JsonMap, ref: string): JsonMap | undefined {
   return isObject(node) ? node : undefined;
 }
 
+/** String formats Gemini's JSON Schema support names; others are left out as in toGeminiSchema. */
+const GEMINI_JSON_STRING_FORMATS = new Set(['date-time', 'date', 'time', 'enum']);
+
+/**
+ * A JSON Schema for Gemini's JSON Schema fields (functionDeclarations[].parametersJsonSchema,
+ * generationConfig.responseJsonSchema): kept as the caller wrote it (additionalProperties, $defs and
+ * $ref included, so `additionalProperties: false` still forbids extra members), with only the
+ * `$schema` dialect marker and string formats Gemini does not know left out.
+ */
+export function toGeminiJsonSchema(schema: unknown): JsonMap | undefined {
+  return isObject(schema) ? jsonSchemaNode(schema) : undefined;
+}
+
+function jsonSchemaNode(node: JsonMap): JsonMap {
+  const out: JsonMap = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (value === undefined || key === '$schema') continue;
+    if (key === 'format' && typeof value === 'string' && !GEMINI_JSON_STRING_FORMATS.has(value)) continue;
+    if ((key === 'properties' || key === '$defs' || key === 'definitions') && isObject(value)) {
+      const subs: JsonMap = {};
+      for (const [name, sub] of Object.entries(value)) subs[name] = isObject(sub) ? jsonSchemaNode(sub) : sub;
+      out[key] = subs;
+    } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) {
+      out[key] = jsonSchemaNode(value);
+    } else if (
+      (key === 'anyOf' || key === 'oneOf' || key === 'allOf' || key === 'prefixItems') &&
+      isArray(value)
+    ) {
+      out[key] = value.map((sub) => (isObject(sub) ? jsonSchemaNode(sub) : sub));
+    } else out[key] = value;
+  }
+  return out;
+}
+
 /**
  * A Gemini Schema as JSON Schema: upper-case types (OBJECT, STRING...) lower-cased and
  * `nullable: true` turned into `type: [t, "null"]`. Other keys are kept.

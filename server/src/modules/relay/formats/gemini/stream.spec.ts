@@ -2,6 +2,9 @@ import type { JsonMap } from './json';
 import type { JsonObject, SseEvent } from '../../types';
 import { GeminiToOpenAIStream, OpenAIToGeminiStream } from './index';
 
+/** A call id made up for a Gemini function call without one: random per answer, then its position. */
+const madeId = (n: number) => expect.stringMatching(new RegExp(`^call_[A-Za-z0-9_-]{12}_${n}$`));
+
 const sse = (body: unknown): SseEvent => ({ data: JSON.stringify(body) });
 
 function run<I, O>(conv: { push(i: I): O[]; end(): O[] }, inputs: I[]): O[] {
@@ -71,12 +74,12 @@ describe('GeminiToOpenAIStream', () => {
       choice({ content: 'lo' }),
       choice({
         tool_calls: [
-          { index: 0, id: 'call_0', type: 'function', function: { name: 'a', arguments: '{"x":1}' } },
-          { index: 1, id: 'call_1', type: 'function', function: { name: 'b', arguments: '{}' } },
+          { index: 0, id: madeId(0), type: 'function', function: { name: 'a', arguments: '{"x":1}' } },
+          { index: 1, id: madeId(1), type: 'function', function: { name: 'b', arguments: '{}' } },
         ],
       }),
       choice({
-        tool_calls: [{ index: 2, id: 'call_2', type: 'function', function: { name: 'c', arguments: '{}' } }],
+        tool_calls: [{ index: 2, id: madeId(2), type: 'function', function: { name: 'c', arguments: '{}' } }],
       }),
       choice({}, 'tool_calls'),
       {
@@ -91,6 +94,27 @@ describe('GeminiToOpenAIStream', () => {
         },
       },
     ]);
+  });
+
+  it('makes up call ids of one random part per stream, another for the next stream', () => {
+    const calls = (conv: GeminiToOpenAIStream) =>
+      run(conv, [
+        sse({
+          candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'a' } }] }, index: 0 }],
+        }),
+        sse({
+          candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'b' } }] }, index: 0 }],
+        }),
+      ])
+        .flatMap(
+          (c) => (c.choices as { delta: { tool_calls?: { id: string }[] } }[])[0]?.delta.tool_calls ?? [],
+        )
+        .map((c) => c.id);
+    const first = calls(new GeminiToOpenAIStream({ model: 'm' }));
+    const second = calls(new GeminiToOpenAIStream({ model: 'm' }));
+    expect(first).toEqual([madeId(0), madeId(1)]);
+    expect(first[0].slice(0, -2)).toBe(first[1].slice(0, -2));
+    expect(second[0]).not.toBe(first[0]);
   });
 
   it('maps MAX_TOKENS and safety blocks, and closes an unfinished stream', () => {
@@ -230,7 +254,7 @@ describe('OpenAIToGeminiStream', () => {
       { role: 'assistant', content: '' },
       { content: 'Hello' },
       {
-        tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        tool_calls: [{ index: 0, id: madeId(0), type: 'function', function: { name: 'f', arguments: '{}' } }],
       },
       {},
       undefined,

@@ -3,7 +3,14 @@
  */
 import type { JsonObject, SseEvent, StreamConverter } from '../../types';
 import { asObject, isArray, isObject, num, objects, openAIChunk, parseJson, str, type JsonMap } from './json';
-import { chatId, geminiFinishReason, messageToGeminiParts, openAIFinishReason, splitParts } from './response';
+import {
+  callIdPrefix,
+  chatId,
+  geminiFinishReason,
+  messageToGeminiParts,
+  openAIFinishReason,
+  splitParts,
+} from './response';
 import { geminiUsageToOpenAI, openAIUsageToGemini } from './usage';
 
 interface CandidateState {
@@ -23,6 +30,8 @@ export class GeminiToOpenAIStream implements StreamConverter<SseEvent, JsonObjec
   private id: string | undefined;
   private usageMetadata: JsonMap | undefined;
   private readonly candidates = new Map<number, CandidateState>();
+  /** The random part of this answer's call ids (see callIdPrefix). */
+  private readonly callPrefix = callIdPrefix();
 
   constructor(opts: { model: string; created?: number }) {
     this.model = opts.model;
@@ -39,7 +48,11 @@ export class GeminiToOpenAIStream implements StreamConverter<SseEvent, JsonObjec
     candidates.forEach((candidate, position) => {
       const index = num(candidate.index) ?? position;
       const state = this.state(index, out);
-      const parts = splitParts(objects(asObject(candidate.content).parts), state.toolCalls);
+      const parts = splitParts(
+        objects(asObject(candidate.content).parts),
+        state.toolCalls,
+        index === 0 ? this.callPrefix : `${this.callPrefix}${index}`,
+      );
       const delta: JsonMap = {};
       if (parts.reasoning !== '') delta.reasoning_content = parts.reasoning;
       if (parts.text !== '') delta.content = parts.text;

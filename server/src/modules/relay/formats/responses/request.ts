@@ -7,6 +7,7 @@
  */
 import type { Json, JsonObject } from '../../types';
 import { asObject, contentText, isArray, num, objects, str, type JsonMap } from '../json';
+import { flattenTools, qualifiedName } from './namespace';
 
 /** Fields with the same name and meaning in both formats. */
 const SHARED_FIELDS = [
@@ -121,10 +122,16 @@ export function responsesToOpenAIRequest(body: JsonObject): JsonMap {
         messages.push({ role: 'system', content: contentText(item.content) });
       } else messages.push({ role, content: userContent(item.content) });
     } else if (type === 'function_call') {
+      // A call of a namespaced function goes back under the qualified name its tool was declared by.
+      const namespace = str(item.namespace);
+      const name = str(item.name) ?? '';
       const call: JsonMap = {
         id: str(item.call_id) ?? str(item.id) ?? '',
         type: 'function',
-        function: { name: str(item.name) ?? '', arguments: str(item.arguments) ?? '' },
+        function: {
+          name: namespace ? qualifiedName(namespace, name) : name,
+          arguments: str(item.arguments) ?? '',
+        },
       };
       const last = messages[messages.length - 1];
       if (last !== undefined && last.role === 'assistant') {
@@ -152,7 +159,7 @@ export function responsesToOpenAIRequest(body: JsonObject): JsonMap {
   const maxTokens = num(body.max_output_tokens);
   if (maxTokens !== undefined) out.max_tokens = maxTokens;
   if (out.top_logprobs !== undefined) out.logprobs = true;
-  const tools = objects(body.tools)
+  const tools = flattenTools(body.tools)
     .filter((t) => t.type === 'function')
     .map((t) => {
       const fn: JsonMap = { name: str(t.name) ?? '' };

@@ -113,6 +113,34 @@ describe('openAIToResponsesResponse', () => {
   });
 });
 
+describe('openAIToResponsesResponse against the Responses document', () => {
+  it('reports cache writes, gives output_text its logprobs, declares no store, echoes the request', () => {
+    const out = openAIToResponsesResponse(
+      {
+        id: 'chatcmpl-c',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'length' }],
+        usage: { ...chatUsage, prompt_tokens_details: { cached_tokens: 5, cache_creation_tokens: 2 } },
+      },
+      { request: { input: 'hi', instructions: 'Be brief.', temperature: 0.3, tool_choice: 'required' } },
+    );
+    expect('store' in out).toBe(false);
+    expect(out.usage).toMatchObject({ input_tokens_details: { cached_tokens: 5, cache_write_tokens: 2 } });
+    expect(out).toMatchObject({
+      status: 'incomplete',
+      instructions: 'Be brief.',
+      temperature: 0.3,
+      tool_choice: 'required',
+      output: [
+        {
+          type: 'message',
+          status: 'incomplete',
+          content: [{ type: 'output_text', text: 'Hi', annotations: [], logprobs: [] }],
+        },
+      ],
+    });
+  });
+});
+
 describe('responsesToOpenAIResponse', () => {
   it('converts messages, reasoning, function calls and usage', () => {
     const out = responsesToOpenAIResponse({

@@ -2,7 +2,8 @@
  * Responses API response object ⇄ OpenAI chat.completion.
  */
 import type { Json, JsonObject } from '../../types';
-import { asObject, num, objects, str, type JsonMap } from '../json';
+import { asObject, isObject, num, objects, str, type JsonMap } from '../json';
+import { callName, namespaceMap, type NamespaceMap } from './namespace';
 import { openAIUsageToResponses, responsesUsageToOpenAI } from './usage';
 
 /** The part of an id after its first "-" or "_" prefix (chatcmpl-abc → abc, resp_abc → abc). */
@@ -25,7 +26,17 @@ export function responseStatus(finishReason: string | undefined): {
   return { status: 'completed', incomplete_details: null };
 }
 
-/** A Response object with the fields clients (the openai SDK among them) read. */
+/** The request's value of `key`, or `fallback` when it sent none. */
+function echo(request: JsonObject | undefined, key: string, fallback: Json): Json {
+  const value = request?.[key];
+  return value === undefined || value === null ? fallback : value;
+}
+
+/**
+ * A Response object with the fields clients (the openai SDK among them) read. Its configuration
+ * (instructions, limits, sampling, tools, text format, reasoning, metadata) is the request's own, as
+ * the Responses API states what each response answered.
+ */
 export function responseObject(fields: {
   id: string;
   createdAt: number;
@@ -34,7 +45,11 @@ export function responseObject(fields: {
   incompleteDetails?: Json;
   output: JsonMap[];
   usage?: JsonMap;
+  request?: JsonObject;
 }): JsonMap {
+  const request = fields.request;
+  const text = asObject(request?.text);
+  const reasoning = asObject(request?.reasoning);
   return {
     id: fields.id,
     object: 'response',
@@ -42,22 +57,21 @@ export function responseObject(fields: {
     status: fields.status,
     error: null,
     incomplete_details: fields.incompleteDetails ?? null,
-    instructions: null,
-    max_output_tokens: null,
+    instructions: echo(request, 'instructions', null),
+    max_output_tokens: echo(request, 'max_output_tokens', null),
     model: fields.model,
     output: fields.output,
-    parallel_tool_calls: true,
+    parallel_tool_calls: echo(request, 'parallel_tool_calls', true),
     previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    store: false,
-    temperature: null,
-    text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
-    top_p: null,
-    truncation: 'disabled',
+    reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? null },
+    temperature: echo(request, 'temperature', null),
+    text: { ...text, format: isObject(text.format) ? text.format : { type: 'text' } },
+    tool_choice: echo(request, 'tool_choice', 'auto'),
+    tools: echo(request, 'tools', []),
+    top_p: echo(request, 'top_p', null),
+    truncation: echo(request, 'truncation', 'disabled'),
     usage: fields.usage ?? null,
-    metadata: {},
+    metadata: echo(request, 'metadata', {}),
   };
 }
 
@@ -66,22 +80,28 @@ export function reasoningItem(id: string, text: string, status = 'completed'): J
 }
 
 export function outputText(text: string): JsonMap {
-  return { type: 'output_text', text, annotations: [] };
+  return { type: 'output_text', text, annotations: [], logprobs: [] };
 }
 
 export function messageItem(id: string, content: JsonMap[], status = 'completed'): JsonMap {
   return { type: 'message', id, status, role: 'assistant', content };
 }
 
+/** A function_call item; a call of a namespaced function names its namespace (see namespace.ts). */
 export function functionCallItem(
   id: string,
   callId: string,
   name: string,
   args: string,
   status = 'completed',
+  namespaces: NamespaceMap = NO_NAMESPACES,
 ): JsonMap {
-  return { type: 'function_call', id, call_id: callId, name, arguments: args, status };
+  const called = callName(namespaces, name);
+  const item: JsonMap = { type: 'function_call', id, call_id: callId };
+  if (called.namespace !== undefined) item.namespace = called.namespace;
+  return { ...item, name: called.name, arguments: args, status };
 }
+const NO_NAMESPACES: NamespaceMap = new Map();
 
 /**
  * chat.completion → Response object: reasoning_content becomes a reasoning item (one summary_text),
@@ -91,8 +111,9 @@ export function functionCallItem(
  */
 export function openAIToResponsesResponse(
   body: JsonObject,
-  opts: { id?: string; createdAt?: number } = {},
+  opts: { id?: string; createdAt?: number; request?: JsonObject } = {},
 ): JsonMap {
+  const namespaces = namespaceMap(opts.request);
   const id = opts.id ?? `resp_${idSuffix(str(body.id) ?? 'chat')}`;
   const suffix = idSuffix(id);
   const choice = objects(body.choices)[0] ?? {};
@@ -106,17 +127,25 @@ export function openAIToResponsesResponse(
   if (text !== '' || refusal === undefined) content.push(outputText(text));
   if (refusal !== undefined) content.push({ type: 'refusal', refusal });
   const toolCalls = objects(message.tool_calls);
+  const { status, incomplete_details } = responseStatus(str(choice.finish_reason));
   if (text !== '' || refusal !== undefined || toolCalls.length === 0) {
-    output.push(messageItem(`msg_${suffix}_${output.length}`, content));
+    // A message cut by the token limit or a filter is itself incomplete.
+    output.push(messageItem(`msg_${suffix}_${output.length}`, content, status));
   }
   for (const call of toolCalls) {
     const fn = asObject(call.function);
     const callId = str(call.id) ?? `call_${output.length}`;
     output.push(
-      functionCallItem(`fc_${suffix}_${output.length}`, callId, str(fn.name) ?? '', str(fn.arguments) ?? ''),
+      functionCallItem(
+        `fc_${suffix}_${output.length}`,
+        callId,
+        str(fn.name) ?? '',
+        str(fn.arguments) ?? '',
+        'completed',
+        namespaces,
+      ),
     );
   }
-  const { status, incomplete_details } = responseStatus(str(choice.finish_reason));
   return responseObject({
     id,
     createdAt: opts.createdAt ?? num(body.created) ?? 0,
@@ -125,6 +154,7 @@ export function openAIToResponsesResponse(
     incompleteDetails: incomplete_details,
     output,
     usage: openAIUsageToResponses(body.usage),
+    request: opts.request,
   });
 }
 

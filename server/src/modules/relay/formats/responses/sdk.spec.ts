@@ -114,7 +114,7 @@ describe('openai SDK against converted Responses output', () => {
 
   const expectedUsage = {
     input_tokens: 12,
-    input_tokens_details: { cached_tokens: 3 },
+    input_tokens_details: { cached_tokens: 3, cache_write_tokens: 0 },
     output_tokens: 8,
     output_tokens_details: { reasoning_tokens: 2 },
     total_tokens: 20,

@@ -145,6 +145,53 @@ describe('OpenAIToResponsesStream', () => {
   });
 });
 
+describe('OpenAIToResponsesStream against the Responses document', () => {
+  it('carries the members the events require and echoes the request in the Response', () => {
+    const request = {
+      model: 'claude-x',
+      instructions: 'Be brief.',
+      input: 'hi',
+      max_output_tokens: 64,
+      temperature: 0.3,
+      top_p: 0.9,
+      tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }],
+      text: { format: { type: 'json_schema', name: 'a', schema: { type: 'object' } } },
+    };
+    const conv = new OpenAIToResponsesStream({ model: 'claude-x', id: 'resp_1', createdAt: 1, request });
+    const events = parse(run(conv, chatStream));
+    const of = (type: string) => events.filter((e) => e.type === type);
+    expect(of('response.content_part.added')[0].part).toEqual({
+      type: 'output_text',
+      text: '',
+      annotations: [],
+      logprobs: [],
+    });
+    expect(of('response.function_call_arguments.done').map((e) => e.name)).toEqual(['f', 'g']);
+    const completed = of('response.completed')[0].response as JsonObject;
+    expect('store' in completed).toBe(false);
+    expect(completed).toMatchObject({
+      instructions: 'Be brief.',
+      max_output_tokens: 64,
+      temperature: 0.3,
+      top_p: 0.9,
+      tools: request.tools,
+      text: request.text,
+      usage: { input_tokens_details: { cached_tokens: 4, cache_write_tokens: 0 } },
+    });
+  });
+
+  it('marks a message cut by the token limit incomplete, in an incomplete Response', () => {
+    const conv = new OpenAIToResponsesStream({ model: 'm', id: 'resp_2', createdAt: 1 });
+    const events = parse(run(conv, [chunk({ content: 'Hel' }), chunk({}, 'length'), usageChunk]));
+    const last = events.at(-1)!;
+    expect(last.type).toBe('response.incomplete');
+    expect(((last.response as JsonObject).output as JsonObject[])[0]).toMatchObject({
+      type: 'message',
+      status: 'incomplete',
+    });
+  });
+});
+
 describe('ResponsesToOpenAIStream', () => {
   it('round-trips a chat stream through Responses events', () => {
     const responses = run(new OpenAIToResponsesStream({ model: 'gpt-4o' }), chatStream);

@@ -13,6 +13,7 @@ import {
   responseObject,
   responseStatus,
 } from './response';
+import { namespaceMap, type NamespaceMap } from './namespace';
 import { openAIUsageToResponses, responsesUsageToOpenAI } from './usage';
 
 interface TextItem {
@@ -58,10 +59,16 @@ export class OpenAIToResponsesStream implements StreamConverter<JsonObject, SseE
   private finishReason: string | undefined;
   private usage: JsonMap | undefined;
 
-  constructor(opts: { model: string; id?: string; createdAt?: number }) {
+  /** The caller's Responses request: echoed in the Response objects, its namespaces mapped back. */
+  private readonly request: JsonObject | undefined;
+  private readonly namespaces: NamespaceMap;
+
+  constructor(opts: { model: string; id?: string; createdAt?: number; request?: JsonObject }) {
     this.model = opts.model;
     this.id = opts.id;
     this.createdAt = opts.createdAt;
+    this.request = opts.request;
+    this.namespaces = namespaceMap(opts.request);
   }
 
   push(chunk: JsonObject): SseEvent[] {
@@ -120,6 +127,7 @@ export class OpenAIToResponsesStream implements StreamConverter<JsonObject, SseE
       incompleteDetails,
       output,
       usage: status === 'in_progress' ? undefined : this.usage,
+      request: this.request,
     });
   }
 
@@ -211,7 +219,8 @@ export class OpenAIToResponsesStream implements StreamConverter<JsonObject, SseE
     const common = { item_id: m.id, output_index: m.outputIndex, content_index: 0 };
     this.emit(out, 'response.output_text.done', { ...common, text: m.text, logprobs: [] });
     this.emit(out, 'response.content_part.done', { ...common, part: outputText(m.text) });
-    const item = messageItem(m.id, [outputText(m.text)]);
+    // A message cut by the token limit or a filter is itself incomplete.
+    const item = messageItem(m.id, [outputText(m.text)], responseStatus(this.finishReason).status);
     this.output[m.outputIndex] = item;
     this.emit(out, 'response.output_item.done', { output_index: m.outputIndex, item });
   }
@@ -235,7 +244,7 @@ export class OpenAIToResponsesStream implements StreamConverter<JsonObject, SseE
       this.calls.set(index, item);
       this.emit(out, 'response.output_item.added', {
         output_index: outputIndex,
-        item: functionCallItem(item.id, item.callId, item.name, '', 'in_progress'),
+        item: functionCallItem(item.id, item.callId, item.name, '', 'in_progress', this.namespaces),
       });
     } else {
       item.name += str(fn.name) ?? '';
@@ -257,12 +266,13 @@ export class OpenAIToResponsesStream implements StreamConverter<JsonObject, SseE
     for (const c of this.calls.values()) {
       if (c.done) continue;
       c.done = true;
+      const item = functionCallItem(c.id, c.callId, c.name, c.args, 'completed', this.namespaces);
       this.emit(out, 'response.function_call_arguments.done', {
         item_id: c.id,
         output_index: c.outputIndex,
+        name: item.name,
         arguments: c.args,
       });
-      const item = functionCallItem(c.id, c.callId, c.name, c.args);
       this.output[c.outputIndex] = item;
       this.emit(out, 'response.output_item.done', { output_index: c.outputIndex, item });
     }

@@ -36,7 +36,11 @@ export function openAIUsageToResponses(usage: unknown): JsonMap | undefined {
   const output = num(usage.completion_tokens) ?? 0;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: num(asObject(usage.prompt_tokens_details).cached_tokens) ?? 0 },
+    input_tokens_details: {
+      cached_tokens: num(asObject(usage.prompt_tokens_details).cached_tokens) ?? 0,
+      // Cache writes an Anthropic channel reports (chat usage carries them as cache_creation_tokens).
+      cache_write_tokens: num(asObject(usage.prompt_tokens_details).cache_creation_tokens) ?? 0,
+    },
     output_tokens: output,
     output_tokens_details: {
       reasoning_tokens: num(asObject(usage.completion_tokens_details).reasoning_tokens) ?? 0,
