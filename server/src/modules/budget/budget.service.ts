@@ -94,6 +94,8 @@ export type RefusalKind = 'requests' | 'quota' | 'short' | 'held';
 
 /** Seconds to wait when only the holds of calls in flight fill a cap (they settle within a call's time). */
 const HELD_RETRY_SECONDS = 2;
+/** Readings of a cap filled by holds before the call is refused (25, 50, 100, 200 ms apart). */
+const HELD_RETRIES = 4;
 
 const SCOPE_ORDER: Record<BudgetScope, number> = { token: 0, user: 1, group: 2 };
 const PERIOD_ORDER: Record<Period, number> = { day: 0, week: 1, month: 2 };
@@ -281,10 +283,10 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
    * null when no budget applies. Throws BudgetExhausted (nothing held) when a counter cannot take it.
    *
    * What is held is the call's bound (`bound()`, the most it can cost) where it fits. A bound that is an
-   * estimate (a call without max_tokens) is cut to what is left of the tightest cap, so a cap with
-   * anything left admits the call; an exact bound (a fixed price) must fit whole. Either way no call is
-   * admitted while calls in flight hold all that is left, so admitted calls exceed a cap only by what one
-   * call given the remainder spends past it (see docs/budgets.md).
+   * estimate (a call without max_tokens) may be cut to what is left of the tightest cap, but only while
+   * no other call holds any of it, so one call at a time holds less than its bound; an exact bound (a
+   * fixed price) must fit whole. Admitted calls then exceed a cap only by what that one call spends past
+   * its hold, or by answers longer than their bound (see docs/budgets.md).
    */
   async admit(
     p: BudgetParty,
@@ -306,8 +308,15 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
       try {
         await this.ds.transaction(async (m) => {
           amount = opts.exact ? full : await this.fitting(m, caps, full);
+          // A call with a price is never admitted holding nothing; one given less than its bound takes the
+          // last of a cap only while no other call holds any of it (one such call at a time).
+          const partial = amount < full;
+          if (partial && amount <= 0) {
+            refused = caps.find((c) => c.quota) ?? caps[0];
+            throw new Error('budget refused');
+          }
           for (const c of caps) {
-            if (!(await this.take(m, c, amount, now, counted))) {
+            if (!(await this.take(m, c, amount, now, counted, partial))) {
               refused = c;
               throw new Error('budget refused');
             }
@@ -332,8 +341,12 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
         }
         const cap: Cap = refused;
         const verdict = this.refusal(counted ? cap : { ...cap, requests: 0 }, row, opts.exact ? full : 0);
-        // Another call took part of what was left between the reading and the raise: read again.
-        if (verdict.kind === 'held' && !opts.exact && attempt < 4) continue;
+        // Holds are in the way: another call took part of what was left between the reading and the
+        // raise, or calls that just ended are settling. Read again after a moment, a few times.
+        if (verdict.kind === 'held' && attempt < HELD_RETRIES) {
+          await new Promise((r) => setTimeout(r, 25 << attempt));
+          continue;
+        }
         throw verdict;
       }
     }
@@ -363,6 +376,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
     amount: number,
     now: number,
     counted: boolean,
+    partial = false,
   ): Promise<boolean> {
     const qb = m
       .createQueryBuilder()
@@ -384,6 +398,7 @@ export class BudgetService implements OnApplicationBootstrap, OnModuleDestroy {
       });
     // Within the cap: charged + held + this amount ≤ cap, and something left (a free call too).
     if (c.quota) qb.andWhere('quota < :cap AND quota + :amount <= :cap', { cap: c.quota });
+    if (c.quota && partial) qb.andWhere('held <= 0');
     if (c.requests && counted) qb.andWhere('requests < :rcap', { rcap: c.requests });
     const res = await qb.execute();
     return !!res.affected;
