@@ -70,24 +70,12 @@ export class RelayError extends Error {
 
   /** The upstream answered with a body that is not JSON: another channel may answer well. */
   static badUpstreamJson(): RelayError {
-    return RelayError.upstream({
-      status: 502,
-      key: 'relay_upstream_failed',
-      params: { reason: 'invalid JSON from upstream' },
-      code: 'upstream_error',
-      retryable: true,
-    });
+    return upstreamFailed('invalid JSON from upstream');
   }
 
   /** The upstream ended its answer before it was complete (retryable while nothing reached the caller). */
   static cutShort(): RelayError {
-    return RelayError.upstream({
-      status: 502,
-      key: 'relay_upstream_failed',
-      params: { reason: 'the upstream cut its answer short' },
-      code: 'upstream_error',
-      retryable: true,
-    });
+    return upstreamFailed('the upstream cut its answer short');
   }
 
   /** An upstream that took too long (retryable on another channel, never on the same one by default). */
@@ -122,6 +110,17 @@ export class RelayError extends Error {
   messageIn(lang: Lang): string {
     return this.key ? translate(this.key, lang, this.params) : this.text;
   }
+}
+
+/** A failed upstream answer, named by its reason: 502 `upstream_error`, retryable on another channel. */
+function upstreamFailed(reason: string): RelayError {
+  return RelayError.upstream({
+    status: 502,
+    key: 'relay_upstream_failed',
+    params: { reason },
+    code: 'upstream_error',
+    retryable: true,
+  });
 }
 
 const logger = new Logger('Relay');
