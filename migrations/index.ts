@@ -8,6 +8,7 @@ import { Budgets1795700000000 } from './1795700000000-budgets';
 import { BudgetHolds1795700200000 } from './1795700200000-budget-holds';
 import { ContentLogs1795700100000 } from './1795700100000-content-logs';
 import { DropLogModelIndex1795700300000 } from './1795700300000-drop-log-model-index';
+import { SecondFactorFailures1795700450000 } from './1795700450000-second-factor-failures';
 
 /** Every migration, oldest first. The app and `npm run migration:run` both take them from here. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ContentLogs1795700100000,
   BudgetHolds1795700200000,
   DropLogModelIndex1795700300000,
+  SecondFactorFailures1795700450000,
 ];

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
 
 /**
@@ -57,4 +57,24 @@ export class Passkey {
   @Column({ type: 'varchar', length: 64, default: '' }) name!: string;
   @BigIntColumn({ name: 'created_at' }) created_at!: number;
   @BigIntColumn({ name: 'last_used_at' }) last_used_at!: number;
+}
+
+/**
+ * Second-factor failures of one account (`user:<id>`) or one waiting sign-in (`signin:<nonce>`), shared
+ * by every node through the database. An attempt is counted before its code is checked (a conditional
+ * increment), so parallel guesses cannot run past the limit; a success sets the account's count back.
+ */
+@Entity('second_factor_failures')
+export class SecondFactorFailure {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) scope!: string;
+  /** Attempts counted in the current window that have not succeeded. */
+  @Column({ type: 'int', default: 0 }) failures!: number;
+  /** Unix seconds: the window of the count started then (an hour long). */
+  @BigIntColumn({ name: 'window_start' }) window_start!: number;
+  /** Unix seconds: no attempt before then (the growing delay after a few failures). */
+  @BigIntColumn({ name: 'next_at' }) next_at!: number;
+  /** Unix seconds: the second step is locked until then (0: not locked). */
+  @BigIntColumn({ name: 'locked_until' }) locked_until!: number;
+  /** Unix seconds: the row means nothing after then and may be removed. */
+  @BigIntColumn({ name: 'expires_at' }) expires_at!: number;
 }
