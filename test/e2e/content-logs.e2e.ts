@@ -235,6 +235,39 @@ describe('what is stored', () => {
     });
   });
 
+  it('content_log_no_key: the caller’s key in any header and without its sk- prefix, and the channel’s key, are never stored; a JSON call is not multipart', async () => {
+    await putOption(root, 'ContentLogRedactPaths', '');
+    const bare = aliceKey.key.replace(/^sk-/, '');
+    const res = await chat(
+      `${bare}`,
+      hello(`my gateway key is ${bare}, the channel's is upstream-secret-key-0123456789`),
+      '/v1/chat/completions',
+      {
+        'x-backup-key': aliceKey.key,
+        'x-other': `token=${bare}`,
+        'sec-websocket-protocol': `realtime, openai-insecure-api-key.${aliceKey.key}`,
+        'x-client': 'kept-header',
+      },
+    );
+    expect(res.status).toBe(200);
+    await flush();
+    const data = (await root.get(`/api/log/${await logIdOf(res.requestId)}/content`)).body.data;
+    const all = JSON.stringify(data);
+    expect(all).not.toContain(bare);
+    expect(all).not.toContain('upstream-secret-key-0123456789');
+    expect(JSON.parse(data.request).messages[0].content).toBe(
+      "my gateway key is [REDACTED], the channel's is [REDACTED]",
+    );
+    expect(data.meta.headers).toMatchObject({
+      authorization: '[REDACTED]',
+      'x-backup-key': '[REDACTED]',
+      'x-other': 'token=[REDACTED]',
+      'sec-websocket-protocol': 'realtime, openai-insecure-api-key.[REDACTED]',
+      'x-client': 'kept-header',
+    });
+    expect(data.meta.multipart).toBeUndefined();
+  });
+
   it('refuses a redaction path that is not valid JSONPath (script filters included), changing nothing', async () => {
     await putOption(root, 'ContentLogRedactPaths', 'messages[*].content');
     for (const bad of [

@@ -12,7 +12,7 @@ import { LogEntry, Role } from '../../../database/entities';
 import { OptionService } from '../../option';
 import { ContentTap } from './content-tap';
 import { reassemble } from './reassemble';
-import { capText, parsePaths, redactHeaders, redactKeys, redactPaths } from './redact';
+import { capText, parsePaths, redactHeaders, redactKeys, redactPaths, secretForms } from './redact';
 
 /** What the relay knows of a finished call whose content is stored. */
 export interface ContentCall {
@@ -273,7 +273,7 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
     const { call, tap } = p;
     const cap = this.cap();
     const paths = parsePaths(this.options.get('ContentLogRedactPaths'));
-    const secrets = call.secrets.filter(Boolean);
+    const secrets = secretForms(call.secrets);
 
     let requestText = '';
     if (call.body !== null && call.body !== undefined) {
@@ -327,7 +327,7 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
       status: p.status,
       channel_id: call.channelId,
       content_type: p.contentType,
-      headers: redactHeaders(call.headers),
+      headers: redactHeaders(call.headers, secrets),
       multipart: call.multipart || undefined,
       request_bytes: Buffer.byteLength(requestText),
       request_truncated: request.truncated,
