@@ -289,6 +289,49 @@ describe('two-factor sign-in and step-up checks', () => {
     }
   });
 
+  it('access_token_scope: an access token never changes second factors, passkeys, bindings, e-mail, password or itself', async () => {
+    const user = await makeUser(t, root);
+    const { secret } = await enrol(user);
+    const token = (await user.get('/api/user/token').expect(200)).body.data as string;
+    const api = new ApiClient(t.url);
+    api.userId = user.userId;
+    api.token = token;
+    expect((await api.get('/api/user/self')).body.data.username).toBe(user.username);
+    const calls: Array<[keyof ApiClient & ('get' | 'post' | 'put' | 'delete'), string, unknown?]> = [
+      ['post', '/api/user/2fa/totp/disable'],
+      ['post', '/api/user/2fa/totp/setup'],
+      ['post', '/api/user/2fa/totp/enable', { code: '000000' }],
+      ['post', '/api/user/2fa/recovery_codes'],
+      ['post', '/api/user/step_up', { code: await code(secret) }],
+      ['post', '/api/user/passkey/register/options'],
+      ['post', '/api/user/passkey/register', { response: {} }],
+      ['delete', '/api/user/passkey/1'],
+      ['post', '/api/user/passkey/step_up/options'],
+      ['post', '/api/user/passkey/step_up', { response: {} }],
+      ['get', '/api/user/token'],
+      ['put', '/api/user/self', { password: 'a-new-password-1', original_password: user.password }],
+      ['delete', '/api/user/self'],
+      ['get', '/api/oauth/email/bind?email=planted%40example.com&code=123456'],
+      ['get', '/api/oauth/wechat/bind?code=attacker-code'],
+      ['get', '/api/oauth/telegram/bind?id=42&first_name=x&auth_date=1&hash=00'],
+    ];
+    for (const [method, path, payload] of calls) {
+      const res = await (payload === undefined ? api[method](path) : api[method](path, payload));
+      expect({ path, status: res.status, message: res.body.message }).toEqual({
+        path,
+        status: 403,
+        message: '访问令牌不能执行此操作，请在已登录的控制台中操作',
+      });
+    }
+    // nothing changed: the factor, the password and the token itself still stand
+    expect((await user.get('/api/user/2fa')).body.data).toMatchObject({ totp_enabled: true, passkeys: [] });
+    expect((await api.get('/api/user/self')).status).toBe(200);
+    const c = await passwordStep(user.username, user.password);
+    expect((await c.post('/api/user/login/2fa', { code: await code(secret) })).body.success).toBe(true);
+    // the session itself still can (the check of its sign-in is fresh)
+    expect((await user.post('/api/user/2fa/recovery_codes')).body.success).toBe(true);
+  });
+
   describe('second-factor failure limit (per account and per waiting sign-in, every node, every path)', () => {
     const cookies = (res: request.Response) =>
       ([] as string[])

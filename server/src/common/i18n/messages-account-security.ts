@@ -34,6 +34,10 @@ export const ACCOUNT_SECURITY_MESSAGES = {
     zh: '此操作需要重新验证身份，请输入密码或两步验证码',
     en: 'Confirm it is you to do this: enter your password or a two-factor code',
   },
+  session_required: {
+    zh: '访问令牌不能执行此操作，请在已登录的控制台中操作',
+    en: 'An access token cannot do this; do it in a signed-in console session',
+  },
   step_up_factor_required: {
     zh: '已启用两步验证，请使用两步验证码或通行密钥验证',
     en: 'Two-factor sign-in is on: confirm with a two-factor code or a passkey',

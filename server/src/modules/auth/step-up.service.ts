@@ -38,12 +38,40 @@ export const STEP_UP_ROUTES: Record<string, true | ((req: FastifyRequest) => boo
   'OptionController.update': (req) => OPTION_INDEX.get(String(body(req).key))?.rootOnly === true,
 };
 
+const matches = (rule: true | ((req: FastifyRequest) => boolean) | undefined, req: FastifyRequest) =>
+  rule === true || (typeof rule === 'function' && rule(req));
+
+/**
+ * What an access token can never do, keyed like STEP_UP_ROUTES: change the account's credentials or
+ * sign-in methods (second factors, passkeys, third-party bindings, e-mail, password, the access token
+ * itself) or end the account. A token is the credential of unattended integrations and reaches the
+ * API; these need a browser session (and its step-up check). Refused with 403 `session_required`.
+ */
+export const SESSION_ONLY_ROUTES: Record<string, true | ((req: FastifyRequest) => boolean)> = {
+  'UserController.updateSelf': (req) => body(req).password !== undefined,
+  'UserController.deleteSelf': true,
+  'UserController.token': true,
+  'AuthController.bindEmail': true,
+  'TwoFactorController.setupTotp': true,
+  'TwoFactorController.enableTotp': true,
+  'TwoFactorController.disableTotp': true,
+  'TwoFactorController.recoveryCodes': true,
+  'TwoFactorController.confirm': true,
+  'PasskeyController.registerOptions': true,
+  'PasskeyController.register': true,
+  'PasskeyController.remove': true,
+  'PasskeyController.stepUpOptions': true,
+  'PasskeyController.confirm': true,
+  'OAuthController.wechatBind': true,
+};
+
 /**
  * Step-up checks: whether the session's last password or second-factor check is recent. Each check
  * (the sign-in itself, or `POST /api/user/step_up`) is recorded in a signed cookie naming the user, so
  * it holds on every node and survives the fresh session a password change gives the browser; it is
- * worth nothing without a valid session of that user. Access tokens are exempt: they are made under a step-up check and
- * are the credential of unattended integrations.
+ * worth nothing without a valid session of that user. Access tokens are exempt from the check (they
+ * are made under one and are the credential of unattended integrations) but refused outright on
+ * SESSION_ONLY_ROUTES.
  */
 @Injectable()
 export class StepUpService {
@@ -65,13 +93,14 @@ export class StepUpService {
         .findOne({ select: { id: true, two_factor: true }, where: { id: auth.id } });
       if (!row?.two_factor) throw new AppError('two_factor_enrolment_required', {}, HttpStatus.FORBIDDEN);
     }
+    if (auth.via === 'token' && matches(SESSION_ONLY_ROUTES[handlerKey], req))
+      throw new AppError('session_required', {}, HttpStatus.FORBIDDEN);
     if (this.required(handlerKey, req) && !this.isFresh(req))
       throw new AppError('step_up_required', {}, HttpStatus.FORBIDDEN);
   }
 
   required(handlerKey: string, req: FastifyRequest): boolean {
-    const rule = STEP_UP_ROUTES[handlerKey];
-    return rule === true || (typeof rule === 'function' && rule(req));
+    return matches(STEP_UP_ROUTES[handlerKey], req);
   }
 
   /** Unix seconds until which the caller counts as freshly checked (0: not at all). */

@@ -18,16 +18,19 @@ export class OAuthCallerService {
   /**
    * The signed-in, enabled caller (session cookie or access token, with New-Api-User), or null. A
    * caller who is not fully signed in, banned or deregistered is treated as anonymous: the callback
-   * then signs in instead of binding.
+   * then signs in instead of binding. An access token is refused (403 `session_required`).
    */
   async optional(req: FastifyRequest): Promise<UserSnapshot | null> {
     if (req.headers['new-api-user'] === undefined && req.headers.authorization === undefined) return null;
+    let caller: Awaited<ReturnType<AuthGuard['identify']>>;
     try {
-      const { snap } = await this.guard.identify(req);
-      return snap.deleted || snap.status !== UserStatus.Enabled ? null : snap;
+      caller = await this.guard.identify(req);
     } catch {
       return null;
     }
+    // An access token never binds a sign-in method (it reaches the API only).
+    if (caller.via === 'token') throw forbidden('session_required');
+    return caller.snap.deleted || caller.snap.status !== UserStatus.Enabled ? null : caller.snap;
   }
 
   /**
@@ -39,7 +42,9 @@ export class OAuthCallerService {
     let snap: UserSnapshot | null;
     let redirect = false;
     if (req.headers['new-api-user'] !== undefined || req.headers.authorization !== undefined) {
-      snap = (await this.guard.identify(req)).snap;
+      const caller = await this.guard.identify(req);
+      if (caller.via === 'token') throw forbidden('session_required');
+      snap = caller.snap;
     } else {
       const session = this.sessions.read(req);
       if (!session) throw unauthorized('not_logged_in');
