@@ -78,3 +78,19 @@ export class SecondFactorFailure {
   /** Unix seconds: the row means nothing after then and may be removed. */
   @BigIntColumn({ name: 'expires_at' }) expires_at!: number;
 }
+
+/**
+ * A passkey challenge issued and not yet used: the ceremony that answers it deletes the row (one
+ * conditional DELETE), so a challenge serves once on every node, whatever the verification's outcome.
+ * The browser's cookie only names it.
+ */
+@Entity('passkey_challenges')
+export class PasskeyChallenge {
+  /** SHA-256 (hex) of the challenge. */
+  @PrimaryColumn({ name: 'challenge_hash', type: 'varchar', length: 64 }) challenge_hash!: string;
+  /** reg, auth or step. */
+  @Column({ type: 'varchar', length: 8 }) purpose!: string;
+  /** The user it was issued for (0: a sign-in without a password). */
+  @Column({ name: 'user_id', type: 'int', default: 0 }) user_id!: number;
+  @BigIntColumn({ name: 'expires_at' }) expires_at!: number;
+}
