@@ -289,6 +289,98 @@ describe('two-factor sign-in and step-up checks', () => {
     }
   });
 
+  it('step_up_bound_to_session: a proof made in one session (even signed out since) counts in no other', async () => {
+    const user = await makeUser(t, root);
+    const jar = (res: request.Response) =>
+      Object.fromEntries(
+        ([] as string[])
+          .concat(res.headers['set-cookie'] ?? [])
+          .map((c) => c.split(';')[0].split('='))
+          .map(([k, ...v]) => [k, v.join('=')]),
+      ) as Record<string, string>;
+    const signIn = async () =>
+      jar(
+        await request(t.url)
+          .post('/api/user/login')
+          .send({ username: user.username, password: user.password }),
+      );
+    const older = await signIn();
+    advance(601); // the older session's own check is stale now
+    const newer = await signIn();
+    const issue = (cookies: Record<string, string>) =>
+      request(t.url)
+        .get('/api/user/token')
+        .set('New-Api-User', String(user.userId))
+        .set(
+          'Cookie',
+          Object.entries(cookies)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('; '),
+        );
+    expect((await issue(newer)).status).toBe(200);
+    await request(t.url).get('/api/user/logout').set('Cookie', `session=${newer.session}`);
+    const borrowed = await issue({ session: older.session, step_up: newer.step_up });
+    expect(borrowed.status).toBe(403);
+    expect(borrowed.body.data).toEqual({ step_up_required: true });
+    expect((await issue(older)).status).toBe(403);
+
+    // the browser that changes its password keeps its check in the fresh session it gets
+    const browser = await new ApiClient(t.url).login(user.username, user.password);
+    const changed = await browser.put('/api/user/self', {
+      password: 'changed-pass-1',
+      original_password: user.password,
+    });
+    expect(changed.body.success).toBe(true);
+    expect((await browser.get('/api/user/token')).status).toBe(200);
+  });
+
+  it('step_up_sensitive_actions: setting a user’s password, promoting, demoting, deleting and revealing a token key need a fresh check', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const owner = await new ApiClient(t.url).login(ROOT.username, ROOT.password);
+    const target = await makeUser(t, root);
+    const made = await target.post('/api/token/', { name: 'k', remain_quota: 1000, expired_time: -1 });
+    const tokenId = made.body.data[0].id as number;
+    advance(601);
+    const staleCalls: Array<[ApiClient, 'put' | 'post', string, unknown]> = [
+      [admin, 'put', '/api/user/', { id: target.userId, password: 'taken-over-123' }],
+      [owner, 'post', '/api/user/manage', { id: target.userId, action: 'promote' }],
+      [owner, 'post', '/api/user/manage', { id: admin.userId, action: 'demote' }],
+      [admin, 'post', '/api/user/manage', { id: target.userId, action: 'delete' }],
+      [target, 'post', `/api/token/${tokenId}/key`, undefined],
+    ];
+    for (const [client, method, path, payload] of staleCalls) {
+      const res = await client[method](path, payload);
+      expect({ path, status: res.status, data: res.body.data }).toEqual({
+        path,
+        status: 403,
+        data: { step_up_required: true },
+      });
+    }
+    // nothing changed: the old password still signs in, the roles stand
+    await new ApiClient(t.url).login(target.username, target.password);
+    // other edits stay as they were
+    expect((await admin.put('/api/user/', { id: target.userId, display_name: 'Renamed' })).body.success).toBe(
+      true,
+    );
+    expect(
+      (await admin.post('/api/user/manage', { id: target.userId, action: 'disable' })).body.success,
+    ).toBe(true);
+    expect((await admin.post('/api/user/manage', { id: target.userId, action: 'enable' })).body.success).toBe(
+      true,
+    );
+    // after a check each goes through
+    expect((await admin.post('/api/user/step_up', { password: admin.password })).body.success).toBe(true);
+    expect(
+      (await admin.put('/api/user/', { id: target.userId, password: 'reset-by-admin-1' })).body.success,
+    ).toBe(true);
+    const again = await new ApiClient(t.url).login(target.username, 'reset-by-admin-1');
+    expect((await again.post(`/api/token/${tokenId}/key`)).body.success).toBe(true);
+    expect((await owner.post('/api/user/step_up', { password: ROOT.password })).body.success).toBe(true);
+    expect(
+      (await owner.post('/api/user/manage', { id: target.userId, action: 'promote' })).body.success,
+    ).toBe(true);
+  });
+
   it('access_token_scope: an access token never changes second factors, passkeys, bindings, e-mail, password or itself', async () => {
     const user = await makeUser(t, root);
     const { secret } = await enrol(user);

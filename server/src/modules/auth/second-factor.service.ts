@@ -80,7 +80,7 @@ export class SecondFactorGate {
 
   /** A new session; its sign-in counts as a fresh check for sensitive actions. */
   private open(req: FastifyRequest, reply: FastifyReply, userId: number): void {
-    this.sessions.issue(req, reply, userId);
-    this.stepUp.mark(req, reply, userId);
+    const session = this.sessions.issue(req, reply, userId);
+    this.stepUp.mark(req, reply, userId, session.sid);
   }
 }

@@ -3,14 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
+import { readStepUpCookie, setStepUpCookie, STEP_UP_SECONDS } from '../../common/http/step-up-cookie';
 import { nowSeconds } from '../../common/time';
 import { Role, User } from '../../database/entities';
 import { OPTION_INDEX } from '../option';
 import { OptionService } from '../option';
 
-export const STEP_UP_COOKIE = 'step_up';
-/** How long a password or second-factor check covers sensitive actions. */
-export const STEP_UP_SECONDS = 600;
+export { STEP_UP_COOKIE, STEP_UP_SECONDS } from '../../common/http/step-up-cookie';
 
 import type { UnknownObject as Raw } from '../../common/json';
 const body = (req: FastifyRequest): Raw =>
@@ -33,6 +32,10 @@ export const STEP_UP_ROUTES: Record<string, true | ((req: FastifyRequest) => boo
   'PasskeyController.registerOptions': true,
   'PasskeyController.remove': true,
   'TwoFactorAdminController.reset': true,
+  'TokenController.reveal': true,
+  // admins on other users, root on admins
+  'UserController.update': (req) => typeof body(req).password === 'string' && body(req).password !== '',
+  'UserController.manage': (req) => ['promote', 'demote', 'delete'].includes(String(body(req).action)),
   // operators
   'ChannelController.revealKey': true,
   'OptionController.update': (req) => OPTION_INDEX.get(String(body(req).key))?.rootOnly === true,
@@ -67,9 +70,9 @@ export const SESSION_ONLY_ROUTES: Record<string, true | ((req: FastifyRequest) =
 
 /**
  * Step-up checks: whether the session's last password or second-factor check is recent. Each check
- * (the sign-in itself, or `POST /api/user/step_up`) is recorded in a signed cookie naming the user, so
- * it holds on every node and survives the fresh session a password change gives the browser; it is
- * worth nothing without a valid session of that user. Access tokens are exempt from the check (they
+ * (the sign-in itself, or `POST /api/user/step_up`) is recorded in a signed cookie naming the session
+ * and the user, so it holds on every node; it is worth nothing in any other session (the fresh
+ * session a password change gives the browser gets the proof carried over). Access tokens are exempt from the check (they
  * are made under one and are the credential of unattended integrations) but refused outright on
  * SESSION_ONLY_ROUTES.
  */
@@ -103,30 +106,30 @@ export class StepUpService {
     return matches(STEP_UP_ROUTES[handlerKey], req);
   }
 
-  /** Unix seconds until which the caller counts as freshly checked (0: not at all). */
+  /**
+   * Unix seconds until which the caller counts as freshly checked (0: not at all). The proof must be
+   * of this user and of this very session: one made in another session (signed out since, say) is
+   * worth nothing here.
+   */
   freshUntil(req: FastifyRequest): number {
-    const uid = req.auth?.id;
-    const raw = req.cookies?.[STEP_UP_COOKIE];
-    const unsigned = raw ? req.unsignCookie(raw) : null;
-    const m = unsigned?.valid && unsigned.value ? /^(\d{1,10})\.(\d{1,12})$/.exec(unsigned.value) : null;
-    return m && uid !== undefined && Number(m[1]) === uid ? Number(m[2]) + STEP_UP_SECONDS : 0;
+    const auth = req.auth;
+    const proof = readStepUpCookie(req);
+    if (!auth?.sessionId || !proof || proof.uid !== auth.id || proof.sid !== auth.sessionId) return 0;
+    return proof.at + STEP_UP_SECONDS;
   }
 
   isFresh(req: FastifyRequest): boolean {
     return req.auth?.via === 'token' || this.freshUntil(req) >= nowSeconds();
   }
 
-  /** Records a successful check of `uid` in this browser; answers until when it counts. */
-  mark(req: FastifyRequest, reply: FastifyReply, uid: number): number {
+  /**
+   * Records a successful check of `uid` in the session `sid` (by default the caller's); answers until
+   * when it counts.
+   */
+  mark(req: FastifyRequest, reply: FastifyReply, uid: number, sid = req.auth?.sessionId): number {
     const now = nowSeconds();
-    reply.setCookie(STEP_UP_COOKIE, `${uid}.${now}`, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.protocol === 'https',
-      path: '/',
-      maxAge: STEP_UP_SECONDS,
-    });
+    if (!sid) return 0;
+    setStepUpCookie(req, reply, { sid, uid, at: now });
     return now + STEP_UP_SECONDS;
   }
 }
