@@ -25,6 +25,8 @@ export const STEP_UP_ROUTES: Record<string, true | ((req: FastifyRequest) => boo
   'UserController.deleteSelf': true,
   'UserController.token': true,
   'AuthController.bindEmail': true,
+  // third-party sign-ins (the public ones check in OAuthCallerService: Telegram, and the bind states)
+  'OAuthController.wechatBind': true,
   // second factors
   'TwoFactorController.setupTotp': true,
   'TwoFactorController.disableTotp': true,
@@ -112,10 +114,20 @@ export class StepUpService {
    * worth nothing here.
    */
   freshUntil(req: FastifyRequest): number {
-    const auth = req.auth;
+    return req.auth ? this.freshUntilFor(req, req.auth.id, req.auth.sessionId) : 0;
+  }
+
+  /** The same for a caller identified outside the guard (the public binding routes). */
+  freshUntilFor(req: FastifyRequest, uid: number, sid: string | undefined): number {
     const proof = readStepUpCookie(req);
-    if (!auth?.sessionId || !proof || proof.uid !== auth.id || proof.sid !== auth.sessionId) return 0;
+    if (!sid || !proof || proof.uid !== uid || proof.sid !== sid) return 0;
     return proof.at + STEP_UP_SECONDS;
+  }
+
+  /** Refuses (403 step_up_required) a session caller whose last check is not recent. */
+  assertFresh(req: FastifyRequest, uid: number, via: 'session' | 'token', sid: string | undefined): void {
+    if (via === 'session' && this.freshUntilFor(req, uid, sid) < nowSeconds())
+      throw new AppError('step_up_required', {}, HttpStatus.FORBIDDEN);
   }
 
   isFresh(req: FastifyRequest): boolean {
