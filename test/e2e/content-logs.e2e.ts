@@ -439,4 +439,42 @@ describe('who may read', () => {
     expect(t.app.get(ContentLogService).active).toBe(false);
     expect((await root.put(`/api/content_log/group/${alice.userId}`, { enabled: true })).status).toBe(404);
   });
+
+  it('content_log_role_rule: an admin switches no content logging of root, of another admin or of their tokens', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const peer = await makeUser(t, root, { role: 'admin' });
+    const rootToken = await makeToken(t, root.userId!, { name: 'root-t' });
+    const peerToken = await makeToken(t, peer.userId!, { name: 'peer-t' });
+    for (const path of [
+      `/api/content_log/user/${root.userId}`,
+      `/api/content_log/token/${rootToken.id}`,
+      `/api/content_log/user/${peer.userId}`,
+      `/api/content_log/token/${peerToken.id}`,
+    ]) {
+      const res = await admin.put(path, { enabled: true });
+      expect({ path, status: res.status, success: res.body.success }).toEqual({
+        path,
+        status: 403,
+        success: false,
+      });
+    }
+    const on: Array<{ id: unknown }> = await t.ds.query(
+      `SELECT id FROM users WHERE content_log = ${t.ds.options.type === 'postgres' ? 'true' : '1'}`,
+    );
+    expect(on).toHaveLength(0);
+    expect(t.app.get(ContentLogService).active).toBe(false);
+    // a lower role, and root on an admin, still work
+    expect((await admin.put(`/api/content_log/user/${bob.userId}`, { enabled: true })).body.success).toBe(
+      true,
+    );
+    expect((await admin.put(`/api/content_log/user/${bob.userId}`, { enabled: false })).body.success).toBe(
+      true,
+    );
+    expect((await root.put(`/api/content_log/token/${peerToken.id}`, { enabled: true })).body.success).toBe(
+      true,
+    );
+    expect((await root.put(`/api/content_log/token/${peerToken.id}`, { enabled: false })).body.success).toBe(
+      true,
+    );
+  });
 });
