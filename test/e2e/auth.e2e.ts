@@ -411,6 +411,35 @@ describe('sign-up, sign-in and sessions', () => {
   });
 
   describe('login', () => {
+    it('login_json_only: a form-encoded or text sign-in (a cross-site form can post those) is refused and opens no session', async () => {
+      const u = await makeUser(t, root);
+      const form = `username=${encodeURIComponent(u.username)}&password=${encodeURIComponent(u.password)}`;
+      for (const [type, body] of [
+        ['application/x-www-form-urlencoded', form],
+        ['text/plain', JSON.stringify({ username: u.username, password: u.password })],
+      ]) {
+        for (const path of [
+          '/api/user/login',
+          '/api/user/register',
+          '/api/user/login/2fa',
+          '/api/user/passkey/login',
+        ]) {
+          const res = await request(t.url).post(path).set('Content-Type', type).send(body);
+          expect({ path, type, success: res.body.success }).toEqual({ path, type, success: false });
+          // (text/plain has no parser and was refused already; the form is what the JSON rule closes)
+          if (type !== 'text/plain') expect(res.status).toBe(415);
+          expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/(^|,)\s*session=[^;]/);
+        }
+      }
+      const en = await request(t.url)
+        .post('/api/user/login')
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .set('Accept-Language', 'en')
+        .send(form);
+      expect(en.body.message).toBe('The request body must be JSON (Content-Type: application/json)');
+      expect((await login(u.username, u.password)).body.success).toBe(true);
+    });
+
     it('signs in by username or by email (case-insensitive email)', async () => {
       const u = await makeUser(t, root);
       const email = `${u.username}@Example.com`;

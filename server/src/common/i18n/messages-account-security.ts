@@ -34,6 +34,10 @@ export const ACCOUNT_SECURITY_MESSAGES = {
     zh: '此操作需要重新验证身份，请输入密码或两步验证码',
     en: 'Confirm it is you to do this: enter your password or a two-factor code',
   },
+  json_body_required: {
+    zh: '请求体须为 JSON（Content-Type: application/json）',
+    en: 'The request body must be JSON (Content-Type: application/json)',
+  },
   session_required: {
     zh: '访问令牌不能执行此操作，请在已登录的控制台中操作',
     en: 'An access token cannot do this; do it in a signed-in console session',

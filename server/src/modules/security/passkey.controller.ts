@@ -3,6 +3,7 @@ import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { IsOptional, IsString } from 'class-validator';
 import { fail } from '../../common/app-error';
+import { assertJsonBody } from '../../common/http/json-only';
 import { isObject } from '../../common/json';
 import { Field } from '../../common/validation';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -117,6 +118,7 @@ export class PasskeyController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: PasskeyResponseDto,
   ) {
+    assertJsonBody(req);
     const pending = this.gate.pending(req);
     // After the password step the assertion is the second factor and counts against its limit; a
     // passkey sign-in without a password is a first factor of its own (no code to guess).

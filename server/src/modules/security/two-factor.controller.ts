@@ -4,6 +4,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import { IsOptional, IsString } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../common/app-error';
+import { assertJsonBody } from '../../common/http/json-only';
 import type { AuthUser } from '../../common/http/request-context';
 import { UserStatus } from '../../database/entities';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
@@ -67,6 +68,7 @@ export class TwoFactorController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: CodeDto,
   ) {
+    assertJsonBody(req);
     const pending = this.gate.pending(req);
     const user = pending === null ? null : await this.users.findById(pending.userId);
     if (!pending || !user || user.deleted_at || user.status !== UserStatus.Enabled)
