@@ -9,6 +9,8 @@ import { BudgetHolds1795700200000 } from './1795700200000-budget-holds';
 import { ContentLogs1795700100000 } from './1795700100000-content-logs';
 import { DropLogModelIndex1795700300000 } from './1795700300000-drop-log-model-index';
 import { BudgetHeld1795700400000 } from './1795700400000-budget-held';
+import { SecondFactorFailures1795700450000 } from './1795700450000-second-factor-failures';
+import { PasskeyChallenges1795700460000 } from './1795700460000-passkey-challenges';
 
 /** Every migration, oldest first. The app and `npm run migration:run` both take them from here. */
 export const MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   BudgetHolds1795700200000,
   DropLogModelIndex1795700300000,
   BudgetHeld1795700400000,
+  SecondFactorFailures1795700450000,
+  PasskeyChallenges1795700460000,
 ];

@@ -1,5 +1,6 @@
 import * as bcrypt from 'bcrypt';
 import request from 'supertest';
+import { In } from 'typeorm';
 import { LogEntry, LogType, Role, User, UserStatus } from '../../server/src/database/entities';
 import {
   ApiClient,
@@ -67,6 +68,50 @@ describe('sign-up, sign-in and sessions', () => {
   }
 
   describe('registration', () => {
+    it('username_lookalikes: refuses names that pass for another (Cyrillic о, full-width, bidi, combining marks, dotless ı) at sign-up and rename', async () => {
+      const base = uname('look');
+      expect(
+        (await register({ username: base, password: 'pass-word-1', password2: 'pass-word-1' })).body.success,
+      ).toBe(true);
+      const lookalikes = [
+        base.replace('o', '\u043e'), // Cyrillic о
+        base.replace(/./g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)), // full-width
+        `${base}\u202e`,
+        base.replace('o', 'o\u0338'),
+        base.replace('o', '\u0131'),
+      ];
+      for (const username of lookalikes) {
+        const res = await register({ username, password: 'pass-word-1', password2: 'pass-word-1' });
+        expect({ username, success: res.body.success }).toEqual({ username, success: false });
+      }
+      const mixed = await register({
+        username: base.replace('o', '\u043e'),
+        password: 'pass-word-1',
+        password2: 'pass-word-1',
+      });
+      expect(mixed.body.message).toBe(
+        '用户名不能包含全角字符、组合符号或方向控制符，也不能混用拉丁字母与西里尔或希腊字母',
+      );
+      expect(await users().countBy({ username: In(lookalikes) })).toBe(0);
+      // one script of its own, and Chinese, are names like any other
+      for (const username of [`用户${base.slice(-4)}`, `иван${base.slice(-4)}`]) {
+        const res = await register({ username, password: 'pass-word-1', password2: 'pass-word-1' });
+        expect({ username, success: res.body.success }).toEqual({ username, success: true });
+      }
+      // an admin's rename follows the same rules, and a display name carries no direction control
+      const victim = await makeUser(t, root);
+      const renamed = await root.put('/api/user/', {
+        id: victim.userId,
+        username: base.replace('o', '\u043e'),
+      });
+      expect(renamed.body.success).toBe(false);
+      const bidi = await root.put('/api/user/', { id: victim.userId, display_name: '\u202eroot' });
+      expect(bidi.body.success).toBe(false);
+      expect(await users().findOneByOrFail({ id: victim.userId! })).toMatchObject({
+        username: victim.username,
+      });
+    });
+
     it('creates an ordinary user who can then sign in', async () => {
       const username = uname('reg');
       const res = await register({ username, password: 'pass-word-1', password2: 'pass-word-1' }).expect(200);
@@ -411,6 +456,35 @@ describe('sign-up, sign-in and sessions', () => {
   });
 
   describe('login', () => {
+    it('login_json_only: a form-encoded or text sign-in (a cross-site form can post those) is refused and opens no session', async () => {
+      const u = await makeUser(t, root);
+      const form = `username=${encodeURIComponent(u.username)}&password=${encodeURIComponent(u.password)}`;
+      for (const [type, body] of [
+        ['application/x-www-form-urlencoded', form],
+        ['text/plain', JSON.stringify({ username: u.username, password: u.password })],
+      ]) {
+        for (const path of [
+          '/api/user/login',
+          '/api/user/register',
+          '/api/user/login/2fa',
+          '/api/user/passkey/login',
+        ]) {
+          const res = await request(t.url).post(path).set('Content-Type', type).send(body);
+          expect({ path, type, success: res.body.success }).toEqual({ path, type, success: false });
+          // (text/plain has no parser and was refused already; the form is what the JSON rule closes)
+          if (type !== 'text/plain') expect(res.status).toBe(415);
+          expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/(^|,)\s*session=[^;]/);
+        }
+      }
+      const en = await request(t.url)
+        .post('/api/user/login')
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .set('Accept-Language', 'en')
+        .send(form);
+      expect(en.body.message).toBe('The request body must be JSON (Content-Type: application/json)');
+      expect((await login(u.username, u.password)).body.success).toBe(true);
+    });
+
     it('signs in by username or by email (case-insensitive email)', async () => {
       const u = await makeUser(t, root);
       const email = `${u.username}@Example.com`;

@@ -235,6 +235,39 @@ describe('what is stored', () => {
     });
   });
 
+  it('content_log_no_key: the caller’s key in any header and without its sk- prefix, and the channel’s key, are never stored; a JSON call is not multipart', async () => {
+    await putOption(root, 'ContentLogRedactPaths', '');
+    const bare = aliceKey.key.replace(/^sk-/, '');
+    const res = await chat(
+      `${bare}`,
+      hello(`my gateway key is ${bare}, the channel's is upstream-secret-key-0123456789`),
+      '/v1/chat/completions',
+      {
+        'x-backup-key': aliceKey.key,
+        'x-other': `token=${bare}`,
+        'sec-websocket-protocol': `realtime, openai-insecure-api-key.${aliceKey.key}`,
+        'x-client': 'kept-header',
+      },
+    );
+    expect(res.status).toBe(200);
+    await flush();
+    const data = (await root.get(`/api/log/${await logIdOf(res.requestId)}/content`)).body.data;
+    const all = JSON.stringify(data);
+    expect(all).not.toContain(bare);
+    expect(all).not.toContain('upstream-secret-key-0123456789');
+    expect(JSON.parse(data.request).messages[0].content).toBe(
+      "my gateway key is [REDACTED], the channel's is [REDACTED]",
+    );
+    expect(data.meta.headers).toMatchObject({
+      authorization: '[REDACTED]',
+      'x-backup-key': '[REDACTED]',
+      'x-other': 'token=[REDACTED]',
+      'sec-websocket-protocol': 'realtime, openai-insecure-api-key.[REDACTED]',
+      'x-client': 'kept-header',
+    });
+    expect(data.meta.multipart).toBeUndefined();
+  });
+
   it('refuses a redaction path that is not valid JSONPath (script filters included), changing nothing', async () => {
     await putOption(root, 'ContentLogRedactPaths', 'messages[*].content');
     for (const bad of [
@@ -405,5 +438,43 @@ describe('who may read', () => {
     expect(flags.every((f) => !Number(f.content_log) && f.content_log !== true)).toBe(true);
     expect(t.app.get(ContentLogService).active).toBe(false);
     expect((await root.put(`/api/content_log/group/${alice.userId}`, { enabled: true })).status).toBe(404);
+  });
+
+  it('content_log_role_rule: an admin switches no content logging of root, of another admin or of their tokens', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const peer = await makeUser(t, root, { role: 'admin' });
+    const rootToken = await makeToken(t, root.userId!, { name: 'root-t' });
+    const peerToken = await makeToken(t, peer.userId!, { name: 'peer-t' });
+    for (const path of [
+      `/api/content_log/user/${root.userId}`,
+      `/api/content_log/token/${rootToken.id}`,
+      `/api/content_log/user/${peer.userId}`,
+      `/api/content_log/token/${peerToken.id}`,
+    ]) {
+      const res = await admin.put(path, { enabled: true });
+      expect({ path, status: res.status, success: res.body.success }).toEqual({
+        path,
+        status: 403,
+        success: false,
+      });
+    }
+    const on: Array<{ id: unknown }> = await t.ds.query(
+      `SELECT id FROM users WHERE content_log = ${t.ds.options.type === 'postgres' ? 'true' : '1'}`,
+    );
+    expect(on).toHaveLength(0);
+    expect(t.app.get(ContentLogService).active).toBe(false);
+    // a lower role, and root on an admin, still work
+    expect((await admin.put(`/api/content_log/user/${bob.userId}`, { enabled: true })).body.success).toBe(
+      true,
+    );
+    expect((await admin.put(`/api/content_log/user/${bob.userId}`, { enabled: false })).body.success).toBe(
+      true,
+    );
+    expect((await root.put(`/api/content_log/token/${peerToken.id}`, { enabled: true })).body.success).toBe(
+      true,
+    );
+    expect((await root.put(`/api/content_log/token/${peerToken.id}`, { enabled: false })).body.success).toBe(
+      true,
+    );
   });
 });

@@ -760,6 +760,48 @@ describe('third-party sign-in', () => {
       });
     });
 
+    describe('binding needs a fresh check', () => {
+      it('step_up_for_binding: a stale session binds no WeChat, Telegram or GitHub identity; after a check it does', async () => {
+        const me = await makeUser(t, root);
+        const b = browser();
+        await b.login(me.username, me.password);
+        const tgId = String(900000 + personSeq++);
+        const openid = `oWx${uname('s')}`;
+        const realNow = Date.now.bind(Date);
+        const spy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 11 * 60 * 1000);
+        try {
+          const stale = [
+            await me.get(`/api/oauth/wechat/bind?code=${mock.wechatCode(openid)}`),
+            await b.open(`/api/oauth/telegram/bind?${telegramQuery(telegramFields(tgId))}`),
+            await b.open('/api/oauth/state?provider=github'),
+          ];
+          for (const res of stale) {
+            expect(res.status).toBe(403);
+            expect(res.body.data).toEqual({ step_up_required: true });
+          }
+          // nor does the state a Telegram redirect bind would need
+          const st = await b.open('/api/oauth/state');
+          expect(st.status).toBe(403);
+          const row = await users().findOneByOrFail({ id: me.userId! });
+          expect([row.wechat_id, row.telegram_id, row.github_id]).toEqual([null, null, null]);
+
+          expect((await me.post('/api/user/step_up', { password: me.password })).body.success).toBe(true);
+          const bound = await me.get(`/api/oauth/wechat/bind?code=${mock.wechatCode(openid)}`);
+          expect(bound.body).toEqual({ success: true, message: 'bind', data: null });
+          expect((await b.post('/api/user/step_up', { password: me.password })).body.success).toBe(true);
+          const tg = await b.open(`/api/oauth/telegram/bind?${telegramQuery(telegramFields(tgId))}`);
+          expect(tg.body).toEqual({ success: true, message: 'bind', data: null });
+          expect((await github(b, person('ghfresh').key)).body).toEqual({
+            success: true,
+            message: 'bind',
+            data: null,
+          });
+        } finally {
+          spy.mockRestore();
+        }
+      });
+    });
+
     describe('Telegram', () => {
       it('binds (console call), then logs in the bound account; an unbound account cannot log in', async () => {
         const me = await makeUser(t, root);

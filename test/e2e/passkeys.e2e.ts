@@ -6,7 +6,8 @@
  */
 import { Passkey, User } from '../../server/src/database/entities';
 import { SoftAuthenticator } from '../support/soft-authenticator';
-import { ApiClient, makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
+import request from 'supertest';
+import { ApiClient, makeUser, setupRoot, startApp, startNode, TestApp } from '../support/test-app';
 
 describe('passkeys', () => {
   let t: TestApp;
@@ -131,6 +132,57 @@ describe('passkeys', () => {
     expect((await d.post('/api/user/passkey/login', { response: assertion })).body.success).toBe(true);
     const again = await d.post('/api/user/passkey/login', { response: assertion });
     expect(again.body).toMatchObject({ success: false, message: '通行密钥验证已过期，请重试' });
+  });
+
+  it('passkey_challenge_single_use: a captured registration or sign-in (body and cookie) replayed is refused, on any node, for a passkey without a counter', async () => {
+    const user = await makeUser(t, root);
+    const auth = new SoftAuthenticator(t.url);
+    auth.counting = false; // a synced passkey: its counter stays 0
+    const other = await startNode(t);
+    try {
+      const cookies = (res: request.Response) =>
+        ([] as string[])
+          .concat(res.headers['set-cookie'] ?? [])
+          .map((c) => c.split(';')[0])
+          .filter((c) => !c.endsWith('='));
+      const signedIn = await request(t.url)
+        .post('/api/user/login')
+        .send({ username: user.username, password: user.password });
+      const session = cookies(signedIn);
+      const asUser = (r: request.Test, extra: string[] = []) =>
+        r.set('Cookie', [...session, ...extra].join('; ')).set('New-Api-User', String(user.userId));
+
+      // a registration challenge serves one passkey
+      const regOptions = await asUser(request(t.url).post('/api/user/passkey/register/options')).send({});
+      const challenge = cookies(regOptions);
+      const registered = await asUser(request(t.url).post('/api/user/passkey/register'), challenge).send({
+        response: auth.register(regOptions.body.data),
+        name: 'First',
+      });
+      expect(registered.body).toMatchObject({ success: true, data: { name: 'First' } });
+      for (const url of [t.url, other.url]) {
+        const twice = await asUser(request(url).post('/api/user/passkey/register'), challenge).send({
+          response: auth.register(regOptions.body.data),
+          name: 'Second',
+        });
+        expect(twice.body).toMatchObject({ success: false, message: '通行密钥验证已过期，请重试' });
+      }
+      expect(await t.ds.getRepository(Passkey).countBy({ user_id: user.userId! })).toBe(1);
+
+      // a sign-in without a password, seen whole by whoever logs bodies and cookies
+      const options = await request(t.url).post('/api/user/passkey/login/options').send({});
+      const jar = cookies(options).join('; ');
+      const body = { response: auth.assert(options.body.data, auth.credentials[0]) };
+      const first = await request(t.url).post('/api/user/passkey/login').set('Cookie', jar).send(body);
+      expect(first.body).toMatchObject({ success: true, data: { id: user.userId } });
+      for (const url of [t.url, other.url]) {
+        const replay = await request(url).post('/api/user/passkey/login').set('Cookie', jar).send(body);
+        expect(replay.body).toMatchObject({ success: false, message: '通行密钥验证已过期，请重试' });
+        expect(String(replay.headers['set-cookie'] ?? '')).not.toMatch(/(^|,)\s*session=[^;]/);
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses an assertion whose signature counter went backwards (a cloned authenticator)', async () => {

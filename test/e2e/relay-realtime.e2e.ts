@@ -340,6 +340,47 @@ describe('realtime relay (/v1/realtime)', () => {
     }
   });
 
+  it('content_log_no_key: a realtime session’s content log holds no key in any form (browser sub-protocol, header, bare)', async () => {
+    const tok = await makeToken(t, user.userId!);
+    const bare = tok.key.replace(/^sk-/, '');
+    await root.put(`/api/content_log/token/${tok.id}`, { enabled: true });
+    try {
+      const c = await RtClient.open(rtUrl(), {
+        protocols: ['realtime', `openai-insecure-api-key.${tok.key}`, 'openai-beta.realtime-v1'],
+        headers: { 'x-backup-key': bare },
+      });
+      expect(await c.next()).toMatchObject({ type: 'session.created' });
+      c.send({ type: 'session.update', session: { instructions: `my key is ${bare} and ${tok.key}` } });
+      await c.until('session.updated');
+      await c.respond();
+      c.ws.close(1000);
+      await c.closed;
+      const relay = t.app.get(RealtimeRelay);
+      for (let i = 0; i < 100 && relay.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await settle(t);
+      await t.app.get(ContentLogService).flush();
+
+      const rows: Array<Record<string, unknown>> = await t.ds.query('SELECT * FROM log_contents');
+      const mine = rows.filter((r) => r.request_id === c.requestId);
+      expect(mine).toHaveLength(1);
+      expect(JSON.stringify(mine[0])).not.toContain(bare);
+      const headers = (JSON.parse(String(mine[0].meta)) as { headers: Record<string, string> }).headers;
+      expect(headers['sec-websocket-protocol']).toBe(
+        'realtime,openai-insecure-api-key.[REDACTED],openai-beta.realtime-v1',
+      );
+      expect(headers['x-backup-key']).toBe('[REDACTED]');
+      expect(JSON.parse(String(mine[0].request))[0]).toEqual({
+        type: 'session.update',
+        session: { instructions: 'my key is [REDACTED] and [REDACTED]' },
+      });
+      const logs = (await logsOf(t, user.userId!)).filter((l) => l.request_id === c.requestId);
+      const read = await root.get(`/api/log/${String(logs[0].id)}/content`);
+      expect(JSON.stringify(read.body)).not.toContain(bare);
+    } finally {
+      await root.put(`/api/content_log/token/${tok.id}`, { enabled: false });
+    }
+  });
+
   it('takes the key from the browser subprotocol and from ?key=, answering the `realtime` protocol', async () => {
     const c = await RtClient.open(rtUrl(), {
       protocols: ['realtime', `openai-insecure-api-key.${key}`, 'openai-beta.realtime-v1'],

@@ -109,7 +109,7 @@ describe('sessions end on a password change', () => {
     expect(await selfWith(t.url, other, u.userId!)).toBe(200);
   });
 
-  it('a password changed with an access token ends every session', async () => {
+  it('access_token_scope: a password change with an access token is refused and ends no session', async () => {
     const u = await makeUser(t, root);
     const session = await signIn(t.url, u.username, u.password);
     const token = (await u.get('/api/user/token')).body.data as string;
@@ -118,10 +118,14 @@ describe('sessions end on a password change', () => {
       .set('Authorization', `Bearer ${token}`)
       .set('New-Api-User', String(u.userId))
       .send({ password: 'new-password-3', original_password: u.password });
-    expect(res.body.success).toBe(true);
-    expect(res.headers['set-cookie']).toBeUndefined();
-    expect(await selfWith(t.url, session, u.userId!)).toBe(401);
-    expect((await u.get('/api/user/self')).status).toBe(401);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({
+      success: false,
+      message: '访问令牌不能执行此操作，请在已登录的控制台中操作',
+    });
+    expect(await selfWith(t.url, session, u.userId!)).toBe(200);
+    expect((await u.get('/api/user/self')).status).toBe(200);
+    await signIn(t.url, u.username, u.password);
   });
 
   it('a password set by an administrator ends every session of that user, and no one else’s', async () => {

@@ -289,6 +289,283 @@ describe('two-factor sign-in and step-up checks', () => {
     }
   });
 
+  it('step_up_bound_to_session: a proof made in one session (even signed out since) counts in no other', async () => {
+    const user = await makeUser(t, root);
+    const jar = (res: request.Response) =>
+      Object.fromEntries(
+        ([] as string[])
+          .concat(res.headers['set-cookie'] ?? [])
+          .map((c) => c.split(';')[0].split('='))
+          .map(([k, ...v]) => [k, v.join('=')]),
+      ) as Record<string, string>;
+    const signIn = async () =>
+      jar(
+        await request(t.url)
+          .post('/api/user/login')
+          .send({ username: user.username, password: user.password }),
+      );
+    const older = await signIn();
+    advance(601); // the older session's own check is stale now
+    const newer = await signIn();
+    const issue = (cookies: Record<string, string>) =>
+      request(t.url)
+        .get('/api/user/token')
+        .set('New-Api-User', String(user.userId))
+        .set(
+          'Cookie',
+          Object.entries(cookies)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('; '),
+        );
+    expect((await issue(newer)).status).toBe(200);
+    await request(t.url).get('/api/user/logout').set('Cookie', `session=${newer.session}`);
+    const borrowed = await issue({ session: older.session, step_up: newer.step_up });
+    expect(borrowed.status).toBe(403);
+    expect(borrowed.body.data).toEqual({ step_up_required: true });
+    expect((await issue(older)).status).toBe(403);
+
+    // the browser that changes its password keeps its check in the fresh session it gets
+    const browser = await new ApiClient(t.url).login(user.username, user.password);
+    const changed = await browser.put('/api/user/self', {
+      password: 'changed-pass-1',
+      original_password: user.password,
+    });
+    expect(changed.body.success).toBe(true);
+    expect((await browser.get('/api/user/token')).status).toBe(200);
+  });
+
+  it('step_up_sensitive_actions: setting a user’s password, promoting, demoting, deleting and revealing a token key need a fresh check', async () => {
+    const admin = await makeUser(t, root, { role: 'admin' });
+    const owner = await new ApiClient(t.url).login(ROOT.username, ROOT.password);
+    const target = await makeUser(t, root);
+    const made = await target.post('/api/token/', { name: 'k', remain_quota: 1000, expired_time: -1 });
+    const tokenId = made.body.data[0].id as number;
+    advance(601);
+    const staleCalls: Array<[ApiClient, 'put' | 'post', string, unknown]> = [
+      [admin, 'put', '/api/user/', { id: target.userId, password: 'taken-over-123' }],
+      [owner, 'post', '/api/user/manage', { id: target.userId, action: 'promote' }],
+      [owner, 'post', '/api/user/manage', { id: admin.userId, action: 'demote' }],
+      [admin, 'post', '/api/user/manage', { id: target.userId, action: 'delete' }],
+      [target, 'post', `/api/token/${tokenId}/key`, undefined],
+    ];
+    for (const [client, method, path, payload] of staleCalls) {
+      const res = await client[method](path, payload);
+      expect({ path, status: res.status, data: res.body.data }).toEqual({
+        path,
+        status: 403,
+        data: { step_up_required: true },
+      });
+    }
+    // nothing changed: the old password still signs in, the roles stand
+    await new ApiClient(t.url).login(target.username, target.password);
+    // other edits stay as they were
+    expect((await admin.put('/api/user/', { id: target.userId, display_name: 'Renamed' })).body.success).toBe(
+      true,
+    );
+    expect(
+      (await admin.post('/api/user/manage', { id: target.userId, action: 'disable' })).body.success,
+    ).toBe(true);
+    expect((await admin.post('/api/user/manage', { id: target.userId, action: 'enable' })).body.success).toBe(
+      true,
+    );
+    // after a check each goes through
+    expect((await admin.post('/api/user/step_up', { password: admin.password })).body.success).toBe(true);
+    expect(
+      (await admin.put('/api/user/', { id: target.userId, password: 'reset-by-admin-1' })).body.success,
+    ).toBe(true);
+    const again = await new ApiClient(t.url).login(target.username, 'reset-by-admin-1');
+    expect((await again.post(`/api/token/${tokenId}/key`)).body.success).toBe(true);
+    expect((await owner.post('/api/user/step_up', { password: ROOT.password })).body.success).toBe(true);
+    expect(
+      (await owner.post('/api/user/manage', { id: target.userId, action: 'promote' })).body.success,
+    ).toBe(true);
+  });
+
+  it('access_token_scope: an access token never changes second factors, passkeys, bindings, e-mail, password or itself', async () => {
+    const user = await makeUser(t, root);
+    const { secret } = await enrol(user);
+    const token = (await user.get('/api/user/token').expect(200)).body.data as string;
+    const api = new ApiClient(t.url);
+    api.userId = user.userId;
+    api.token = token;
+    expect((await api.get('/api/user/self')).body.data.username).toBe(user.username);
+    const calls: Array<[keyof ApiClient & ('get' | 'post' | 'put' | 'delete'), string, unknown?]> = [
+      ['post', '/api/user/2fa/totp/disable'],
+      ['post', '/api/user/2fa/totp/setup'],
+      ['post', '/api/user/2fa/totp/enable', { code: '000000' }],
+      ['post', '/api/user/2fa/recovery_codes'],
+      ['post', '/api/user/step_up', { code: await code(secret) }],
+      ['post', '/api/user/passkey/register/options'],
+      ['post', '/api/user/passkey/register', { response: {} }],
+      ['delete', '/api/user/passkey/1'],
+      ['post', '/api/user/passkey/step_up/options'],
+      ['post', '/api/user/passkey/step_up', { response: {} }],
+      ['get', '/api/user/token'],
+      ['put', '/api/user/self', { password: 'a-new-password-1', original_password: user.password }],
+      ['delete', '/api/user/self'],
+      ['get', '/api/oauth/email/bind?email=planted%40example.com&code=123456'],
+      ['get', '/api/oauth/wechat/bind?code=attacker-code'],
+      ['get', '/api/oauth/telegram/bind?id=42&first_name=x&auth_date=1&hash=00'],
+    ];
+    for (const [method, path, payload] of calls) {
+      const res = await (payload === undefined ? api[method](path) : api[method](path, payload));
+      expect({ path, status: res.status, message: res.body.message }).toEqual({
+        path,
+        status: 403,
+        message: '访问令牌不能执行此操作，请在已登录的控制台中操作',
+      });
+    }
+    // nothing changed: the factor, the password and the token itself still stand
+    expect((await user.get('/api/user/2fa')).body.data).toMatchObject({ totp_enabled: true, passkeys: [] });
+    expect((await api.get('/api/user/self')).status).toBe(200);
+    const c = await passwordStep(user.username, user.password);
+    expect((await c.post('/api/user/login/2fa', { code: await code(secret) })).body.success).toBe(true);
+    // the session itself still can (the check of its sign-in is fresh)
+    expect((await user.post('/api/user/2fa/recovery_codes')).body.success).toBe(true);
+  });
+
+  describe('second-factor failure limit (per account and per waiting sign-in, every node, every path)', () => {
+    const cookies = (res: request.Response) =>
+      ([] as string[])
+        .concat(res.headers['set-cookie'] ?? [])
+        .map((c) => c.split(';')[0])
+        .join('; ');
+    /** The password step from `ip` on `url`: the waiting sign-in's cookie. */
+    async function signIn(
+      url: string,
+      user: { username: string; password: string },
+      ip: string,
+    ): Promise<string> {
+      const res = await request(url)
+        .post('/api/user/login')
+        .set('X-Forwarded-For', ip)
+        .send({ username: user.username, password: user.password });
+      expect(res.body.data).toEqual({ require_2fa: true });
+      return cookies(res);
+    }
+    const secondStep = (url: string, cookie: string, ip: string, value: string) =>
+      request(url)
+        .post('/api/user/login/2fa')
+        .set('Cookie', cookie)
+        .set('X-Forwarded-For', ip)
+        .send({ code: value });
+    const wrong = (secret: string) => async () => {
+      const right = await code(secret);
+      return right === '000000' ? '000001' : '000000';
+    };
+
+    it('two_factor_limit: ends a waiting sign-in after 5 wrong codes, slows the account down, locks its second step after 10 whatever the address and node, refuses the right code while locked, and records it', async () => {
+      const user = await makeUser(t, root);
+      const { secret } = await enrol(user);
+      const bad = wrong(secret);
+      const other = await startNode(t);
+      try {
+        // one waiting sign-in, five addresses: five codes are checked, then the sign-in is over
+        const first = await signIn(t.url, user, '10.1.0.1');
+        for (let i = 1; i <= 5; i++) {
+          const res = await secondStep(t.url, first, `10.1.0.${i}`, await bad());
+          expect(res.body).toMatchObject({ success: false, message: '两步验证码错误或已使用' });
+        }
+        const ended = await secondStep(t.url, first, '10.1.0.6', await code(secret));
+        expect(ended.body).toMatchObject({ success: false, message: '登录已过期，请重新输入用户名和密码' });
+
+        // the account now waits between attempts, on the other node too
+        let cookie = await signIn(other.url, user, '10.2.0.1');
+        const early = await secondStep(other.url, cookie, '10.2.0.2', await bad());
+        expect(early.body).toMatchObject({ success: false, message: '两步验证错误次数过多，请 1 秒后再试' });
+        let attempts = 1;
+        for (const [i, wait] of [2, 3, 5, 9, 17].entries()) {
+          advance(wait);
+          if (attempts === 5) {
+            cookie = await signIn(t.url, user, `10.3.0.${i}`);
+            attempts = 0;
+          }
+          const res = await secondStep(i % 2 ? t.url : other.url, cookie, `10.4.0.${i}`, await bad());
+          attempts++;
+          expect(res.body).toMatchObject({ success: false, message: '两步验证码错误或已使用' });
+        }
+        // ten failures: the right code is refused on every node, at sign-in and at step-up, in English too
+        const locked = await secondStep(t.url, cookie, '10.5.0.1', await code(secret));
+        expect(locked.body).toMatchObject({
+          success: false,
+          message: '两步验证错误次数过多，已锁定，请 15 分钟后再试',
+        });
+        const elsewhere = await request(other.url)
+          .post('/api/user/login/2fa')
+          .set('Cookie', await signIn(other.url, user, '10.5.0.2'))
+          .set('X-Forwarded-For', '10.5.0.3')
+          .set('Accept-Language', 'en')
+          .send({ code: await code(secret) });
+        expect(elsewhere.body).toMatchObject({
+          success: false,
+          message: 'Too many wrong two-factor codes: the second step is locked; try again in 15 minutes',
+        });
+        const stepUp = await user.post('/api/user/step_up', { code: await code(secret) });
+        expect(stepUp.body).toMatchObject({
+          success: false,
+          message: '两步验证错误次数过多，已锁定，请 15 分钟后再试',
+        });
+
+        // the trail names each failure and the lock, with the address
+        const trail = async (action: string) =>
+          (
+            (await root.get(`/api/audit/?page_size=100&action=${action}`).expect(200)).body.data
+              .items as Array<Record<string, unknown>>
+          ).filter((e) => e.target_id === String(user.userId));
+        const mine = [...(await trail('auth.2fa_failed')), ...(await trail('auth.locked'))];
+        expect(mine.filter((e) => e.action === 'auth.2fa_failed')).toHaveLength(10);
+        expect(mine.filter((e) => e.action === 'auth.locked')).toHaveLength(1);
+        expect(mine.map((e) => e.ip)).toContain('10.1.0.3');
+        expect(JSON.stringify(mine)).not.toContain(secret);
+
+        // the lock ends; a success starts the count again
+        advance(901);
+        const after = await secondStep(
+          other.url,
+          await signIn(t.url, user, '10.6.0.1'),
+          '10.6.0.2',
+          await code(secret),
+        );
+        expect(after.body).toMatchObject({ success: true, data: { id: user.userId } });
+        advance(30);
+        for (let i = 1; i <= 4; i++) {
+          const res = await secondStep(
+            t.url,
+            await signIn(t.url, user, '10.7.0.1'),
+            `10.7.0.${i}`,
+            await bad(),
+          );
+          expect(res.body.message).toBe('两步验证码错误或已使用');
+        }
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('two_factor_limit: 100 wrong codes sent at once from 100 addresses check at most 10 and sign nobody in', async () => {
+      const user = await makeUser(t, root);
+      const { secret } = await enrol(user);
+      const bad = await wrong(secret)();
+      const signins = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => signIn(t.url, user, `10.8.${i}.1`)),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => secondStep(t.url, signins[i % 20], `10.9.${i}.1`, bad)),
+      );
+      expect(answers.every((a) => a.body.success === false)).toBe(true);
+      const checked = answers.filter((a) => a.body.message === '两步验证码错误或已使用');
+      expect(checked.length).toBeGreaterThan(0);
+      expect(checked.length).toBeLessThanOrEqual(10);
+      expect(answers.filter((a) => /已锁定|秒后再试/.test(a.body.message)).length).toBeGreaterThan(0);
+      // each checked code, and only those, is in the trail
+      const trail = await root.get('/api/audit/?page_size=100&action=auth.2fa_failed').expect(200);
+      const mine = (trail.body.data.items as Array<{ target_id: string }>).filter(
+        (e) => e.target_id === String(user.userId),
+      );
+      expect(mine).toHaveLength(checked.length);
+    });
+  });
+
   it('lets root require a second factor of admins', async () => {
     const admin = await makeUser(t, root, { role: 'admin' });
     const fresh = await new ApiClient(t.url).login(ROOT.username, ROOT.password);

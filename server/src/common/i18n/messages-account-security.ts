@@ -12,6 +12,14 @@ export const ACCOUNT_SECURITY_MESSAGES = {
     zh: '两步验证码错误或已使用',
     en: 'The two-factor code is wrong or was already used',
   },
+  two_factor_locked: {
+    zh: '两步验证错误次数过多，已锁定，请 {minutes} 分钟后再试',
+    en: 'Too many wrong two-factor codes: the second step is locked; try again in {minutes} minutes',
+  },
+  two_factor_slow_down: {
+    zh: '两步验证错误次数过多，请 {seconds} 秒后再试',
+    en: 'Too many wrong two-factor codes; wait {seconds} seconds before the next try',
+  },
   totp_already_enabled: {
     zh: '已启用身份验证器，请先停用',
     en: 'An authenticator app is already on; turn it off first',
@@ -25,6 +33,14 @@ export const ACCOUNT_SECURITY_MESSAGES = {
   step_up_required: {
     zh: '此操作需要重新验证身份，请输入密码或两步验证码',
     en: 'Confirm it is you to do this: enter your password or a two-factor code',
+  },
+  json_body_required: {
+    zh: '请求体须为 JSON（Content-Type: application/json）',
+    en: 'The request body must be JSON (Content-Type: application/json)',
+  },
+  session_required: {
+    zh: '访问令牌不能执行此操作，请在已登录的控制台中操作',
+    en: 'An access token cannot do this; do it in a signed-in console session',
   },
   step_up_factor_required: {
     zh: '已启用两步验证，请使用两步验证码或通行密钥验证',
@@ -44,6 +60,18 @@ export const ACCOUNT_SECURITY_MESSAGES = {
   passkey_name_invalid: { zh: '通行密钥名称最长 64 个字符', en: 'A passkey name is at most 64 characters' },
   passkey_limit: { zh: '最多绑定 10 个通行密钥', en: 'At most 10 passkeys per account' },
   // Audit summaries of bulk actions: stored as key + parameters and rendered in the reader's language.
+  audit_summary_2fa_failed_login: {
+    zh: '登录时两步验证失败（一小时内第 {failures} 次）',
+    en: 'Wrong second factor at sign-in (failure {failures} within the hour)',
+  },
+  audit_summary_2fa_failed_step_up: {
+    zh: '身份确认时两步验证失败（一小时内第 {failures} 次）',
+    en: 'Wrong second factor when confirming identity (failure {failures} within the hour)',
+  },
+  audit_summary_2fa_locked: {
+    zh: '两步验证已锁定 {minutes} 分钟',
+    en: 'Second step locked for {minutes} minutes',
+  },
   audit_summary_count: { zh: '共 {count} 项', en: 'Affected: {count}' },
   audit_summary_redemptions_created: {
     zh: '{name} × {count}，每个额度 {quota}',

@@ -71,6 +71,10 @@ export const MESSAGES = {
     zh: '用户名不能包含空白或控制字符',
     en: 'Username must not contain spaces or control characters',
   },
+  username_lookalike: {
+    zh: '用户名不能包含全角字符、组合符号或方向控制符，也不能混用拉丁字母与西里尔或希腊字母',
+    en: 'Username must not contain full-width forms, combining marks or direction controls, nor mix Latin with Cyrillic or Greek letters',
+  },
   password_too_short: { zh: '密码长度不得小于 8 位！', en: 'Password must be at least 8 characters!' },
   password_too_long: { zh: '密码长度不得超过 20 位', en: 'Password must be at most 20 characters' },
   password_mismatch: { zh: '两次输入的密码不一致', en: 'The two passwords entered do not match' },

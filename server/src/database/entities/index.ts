@@ -5,7 +5,7 @@ import { QuotaData, Setup, VerificationCode } from './misc.entity';
 import { OptionRow } from './option.entity';
 import { Redemption } from './redemption.entity';
 import { SessionRevocation } from './session.entity';
-import { AuditEntry, Passkey, UserTotp } from './security.entity';
+import { AuditEntry, Passkey, PasskeyChallenge, SecondFactorFailure, UserTotp } from './security.entity';
 import { Midjourney, Task } from './task.entity';
 import { TopUp } from './topup.entity';
 import { Token } from './token.entity';
@@ -42,6 +42,8 @@ export const ENTITIES = [
   AuditEntry,
   UserTotp,
   Passkey,
+  SecondFactorFailure,
+  PasskeyChallenge,
   BudgetUsage,
   BudgetHoldRow,
 ];

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn, BoolColumn, LongTextColumn } from '../columns';
 
 /**
@@ -57,4 +57,40 @@ export class Passkey {
   @Column({ type: 'varchar', length: 64, default: '' }) name!: string;
   @BigIntColumn({ name: 'created_at' }) created_at!: number;
   @BigIntColumn({ name: 'last_used_at' }) last_used_at!: number;
+}
+
+/**
+ * Second-factor failures of one account (`user:<id>`) or one waiting sign-in (`signin:<nonce>`), shared
+ * by every node through the database. An attempt is counted before its code is checked (a conditional
+ * increment), so parallel guesses cannot run past the limit; a success sets the account's count back.
+ */
+@Entity('second_factor_failures')
+export class SecondFactorFailure {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) scope!: string;
+  /** Attempts counted in the current window that have not succeeded. */
+  @Column({ type: 'int', default: 0 }) failures!: number;
+  /** Unix seconds: the window of the count started then (an hour long). */
+  @BigIntColumn({ name: 'window_start' }) window_start!: number;
+  /** Unix seconds: no attempt before then (the growing delay after a few failures). */
+  @BigIntColumn({ name: 'next_at' }) next_at!: number;
+  /** Unix seconds: the second step is locked until then (0: not locked). */
+  @BigIntColumn({ name: 'locked_until' }) locked_until!: number;
+  /** Unix seconds: the row means nothing after then and may be removed. */
+  @BigIntColumn({ name: 'expires_at' }) expires_at!: number;
+}
+
+/**
+ * A passkey challenge issued and not yet used: the ceremony that answers it deletes the row (one
+ * conditional DELETE), so a challenge serves once on every node, whatever the verification's outcome.
+ * The browser's cookie only names it.
+ */
+@Entity('passkey_challenges')
+export class PasskeyChallenge {
+  /** SHA-256 (hex) of the challenge. */
+  @PrimaryColumn({ name: 'challenge_hash', type: 'varchar', length: 64 }) challenge_hash!: string;
+  /** reg, auth or step. */
+  @Column({ type: 'varchar', length: 8 }) purpose!: string;
+  /** The user it was issued for (0: a sign-in without a password). */
+  @Column({ name: 'user_id', type: 'int', default: 0 }) user_id!: number;
+  @BigIntColumn({ name: 'expires_at' }) expires_at!: number;
 }

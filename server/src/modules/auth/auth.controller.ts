@@ -9,6 +9,7 @@ import { AuthService } from './auth.service';
 import { ApiEnvelope, ApiEnvelopeOneOf, STRING } from '../../common/http/api-envelope';
 import { LoginResult } from './auth.service';
 import { TwoFactorChallenge } from './second-factor.service';
+import { assertJsonBody } from '../../common/http/json-only';
 
 /** Sign-in, sign-up, logout, email codes and password reset. The public ones are rate-limited per IP. */
 @ApiTags('auth')
@@ -27,6 +28,7 @@ export class AuthController {
     @Body() body: LoginDto,
     @Query('turnstile') turnstile?: string,
   ) {
+    assertJsonBody(req);
     return this.auth.login(req, reply, body ?? {}, turnstile);
   }
 
@@ -40,6 +42,7 @@ export class AuthController {
     @Body() body: RegisterDto,
     @Query('turnstile') turnstile?: string,
   ) {
+    assertJsonBody(req);
     await this.auth.register(req, body ?? {}, turnstile);
   }
 

@@ -11,6 +11,12 @@ export const PENDING_COOKIE = 'signin_2fa';
 /** How long a password-checked sign-in waits for its second factor. */
 export const PENDING_SECONDS = 300;
 
+export interface PendingSignIn {
+  userId: number;
+  expiresAt: number;
+  nonce: string;
+}
+
 /** A sign-in that passed its first factor and waits for the second. */
 export class TwoFactorChallenge {
   @ApiProperty({ enum: [true] }) require_2fa!: true;
@@ -47,13 +53,23 @@ export class SecondFactorGate {
 
   /** The user id of the waiting sign-in, or null (none, forged or expired). */
   pendingUser(req: FastifyRequest): number | null {
+    return this.pending(req)?.userId ?? null;
+  }
+
+  /** The waiting sign-in: its user, its expiry and the random part that names it; null when none. */
+  pending(req: FastifyRequest): PendingSignIn | null {
     const raw = req.cookies?.[PENDING_COOKIE];
     if (!raw) return null;
     const unsigned = req.unsignCookie(raw);
     if (!unsigned.valid || !unsigned.value) return null;
-    const m = /^(\d{1,10})\.(\d{1,12})\.[A-Za-z0-9]{16}$/.exec(unsigned.value);
+    const m = /^(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9]{16})$/.exec(unsigned.value);
     if (!m || Number(m[2]) < nowSeconds()) return null;
-    return Number(m[1]);
+    return { userId: Number(m[1]), expiresAt: Number(m[2]), nonce: m[3] };
+  }
+
+  /** Ends a waiting sign-in without a session (its attempts are used up). */
+  abandon(reply: FastifyReply): void {
+    reply.clearCookie(PENDING_COOKIE, { path: '/api' });
   }
 
   /** Finishes a waiting sign-in: the session is issued and the waiting cookie dropped. */
@@ -64,7 +80,7 @@ export class SecondFactorGate {
 
   /** A new session; its sign-in counts as a fresh check for sensitive actions. */
   private open(req: FastifyRequest, reply: FastifyReply, userId: number): void {
-    this.sessions.issue(req, reply, userId);
-    this.stepUp.mark(req, reply, userId);
+    const session = this.sessions.issue(req, reply, userId);
+    this.stepUp.mark(req, reply, userId, session.sid);
   }
 }

@@ -71,7 +71,7 @@ export class OAuthService {
     providerRaw: unknown,
   ): Promise<string | StateAnswer> {
     const aff = typeof affRaw === 'string' && AFF_FORMAT.test(affRaw.trim()) ? affRaw.trim() : '';
-    const uid = (await this.caller.optional(req))?.id ?? 0;
+    const uid = (await this.caller.optional(req, { binding: true }))?.id ?? 0;
     if (providerRaw === undefined || providerRaw === '') {
       return this.states.issue(req, reply, { uid, aff, provider: '' });
     }

@@ -3,6 +3,7 @@ import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { IsOptional, IsString } from 'class-validator';
 import { fail } from '../../common/app-error';
+import { assertJsonBody } from '../../common/http/json-only';
 import { isObject } from '../../common/json';
 import { Field } from '../../common/validation';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +13,8 @@ import { loginResult } from '../auth';
 import { SecondFactorGate } from '../auth';
 import { StepUpService } from '../auth';
 import { PasskeyService } from './passkey.service';
+import { SecondFactorAttempt, SecondFactorLimit } from './second-factor-limit.service';
+import { UserService } from '../user';
 import { ApiEnvelope, INTEGER, objectOf, STRING } from '../../common/http/api-envelope';
 import { LoginResult } from '../auth';
 import { PasskeyCreationOptions, PasskeyRequestOptions } from './passkey.view';
@@ -36,6 +39,18 @@ export class PasskeyRegisterDto extends PasskeyResponseDto {
   @ApiPropertyOptional({ maxLength: 64 }) @IsOptional() @IsString() name?: string;
 }
 
+/** The check's outcome settles the counted attempt (none for a sign-in without a password). */
+async function settle<T>(attempt: SecondFactorAttempt | null, check: Promise<T>): Promise<T> {
+  try {
+    const result = await check;
+    await attempt?.succeeded();
+    return result;
+  } catch (e) {
+    await attempt?.failed();
+    throw e;
+  }
+}
+
 /** Passkeys (WebAuthn): registration, sign-in with or without a password, step-up checks. */
 @ApiTags('security')
 @Controller('api/user/passkey')
@@ -44,6 +59,8 @@ export class PasskeyController {
     private readonly passkeys: PasskeyService,
     private readonly gate: SecondFactorGate,
     private readonly stepUp: StepUpService,
+    private readonly users: UserService,
+    private readonly limit: SecondFactorLimit,
   ) {}
 
   @Post('register/options')
@@ -101,12 +118,22 @@ export class PasskeyController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: PasskeyResponseDto,
   ) {
-    const user = await this.passkeys.authenticate(
-      req,
-      reply,
-      'auth',
-      this.gate.pendingUser(req),
-      body?.response,
+    assertJsonBody(req);
+    const pending = this.gate.pending(req);
+    // After the password step the assertion is the second factor and counts against its limit; a
+    // passkey sign-in without a password is a first factor of its own (no code to guess).
+    const waiting = pending && (await this.users.findById(pending.userId));
+    const attempt =
+      pending && waiting
+        ? await this.limit.begin(req, waiting, 'login', {
+            nonce: pending.nonce,
+            expiresAt: pending.expiresAt,
+            onEnded: () => this.gate.abandon(reply),
+          })
+        : null;
+    const user = await settle(
+      attempt,
+      this.passkeys.authenticate(req, reply, 'auth', pending?.userId ?? null, body?.response),
     );
     this.gate.finish(req, reply, user.id);
     return loginResult(user);
@@ -137,7 +164,8 @@ export class PasskeyController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: PasskeyResponseDto,
   ) {
-    await this.passkeys.authenticate(req, reply, 'step', me.id, body?.response);
+    const attempt = await this.limit.begin(req, await this.users.mustFind(me.id), 'step_up');
+    await settle(attempt, this.passkeys.authenticate(req, reply, 'step', me.id, body?.response));
     if (me.via !== 'session') return { expires_at: 0 };
     return { expires_at: this.stepUp.mark(req, reply, me.id) };
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type {
@@ -7,11 +8,11 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { fail } from '../../common/app-error';
 import { isUniqueViolation } from '../../common/db-errors';
 import { nowSeconds } from '../../common/time';
-import { Passkey, User, UserStatus } from '../../database/entities';
+import { Passkey, PasskeyChallenge, User, UserStatus } from '../../database/entities';
 import { OptionService } from '../option';
 import { TwoFactorService } from './two-factor.service';
 
@@ -29,6 +30,7 @@ interface RelyingParty {
 }
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const challengeHash = (challenge: string) => createHash('sha256').update(challenge).digest('hex');
 
 /**
  * SimpleWebAuthn, loaded on the first passkey call: with its certificate parsers it is ~8 MB of a
@@ -39,8 +41,8 @@ const webauthn = () => import('@simplewebauthn/server');
 /**
  * Passkeys (WebAuthn) through SimpleWebAuthn: registration by a signed-in user, sign-in (as the second
  * step after a password, or without one: a discoverable credential names its user), and step-up checks.
- * A challenge lives in a signed HttpOnly cookie for 5 minutes, bound to its purpose and user, and is
- * dropped once used. The relying party is the site of ServerAddress, or of the request when it is unset.
+ * A challenge is kept server-side (passkey_challenges) for 5 minutes, bound to its purpose and user,
+ * and deleted by the ceremony that uses it; the signed HttpOnly cookie only names it. The relying party is the site of ServerAddress, or of the request when it is unset.
  */
 @Injectable()
 export class PasskeyService {
@@ -84,7 +86,7 @@ export class PasskeyService {
       // Discoverable, so that the passkey alone can sign in (the account is named by the credential).
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
-    this.setChallenge(req, reply, 'reg', user.id, options.challenge);
+    await this.setChallenge(req, reply, 'reg', user.id, options.challenge);
     return options;
   }
 
@@ -97,7 +99,7 @@ export class PasskeyService {
   ): Promise<{ id: number; name: string }> {
     if (name !== undefined && (typeof name !== 'string' || [...name].length > 64))
       throw fail('passkey_name_invalid');
-    const challenge = this.takeChallenge(req, reply, 'reg', userId);
+    const challenge = await this.takeChallenge(req, reply, 'reg', userId);
     const rp = this.relyingParty(req);
     const { verifyRegistrationResponse } = await webauthn();
     let info;
@@ -164,7 +166,7 @@ export class PasskeyService {
       userVerification: 'preferred',
       allowCredentials: mine.map((p) => ({ id: p.credential_id, transports: splitTransports(p.transports) })),
     });
-    this.setChallenge(req, reply, purpose, forUser ?? 0, options.challenge);
+    await this.setChallenge(req, reply, purpose, forUser ?? 0, options.challenge);
     return options;
   }
 
@@ -180,7 +182,7 @@ export class PasskeyService {
     expectUser: number | null,
     raw: unknown,
   ): Promise<User> {
-    const challenge = this.takeChallenge(req, reply, purpose, expectUser ?? 0, purpose === 'auth');
+    const challenge = await this.takeChallenge(req, reply, purpose, expectUser ?? 0, purpose === 'auth');
     const response = raw as AuthenticationResponseJSON;
     const credentialId = typeof response?.id === 'string' ? response.id : '';
     const passkey =
@@ -226,13 +228,22 @@ export class PasskeyService {
     return user;
   }
 
-  private setChallenge(
+  private async setChallenge(
     req: FastifyRequest,
     reply: FastifyReply,
     purpose: Purpose,
     userId: number,
     challenge: string,
-  ) {
+  ): Promise<void> {
+    const now = nowSeconds();
+    const rows = this.ds.getRepository(PasskeyChallenge);
+    await rows.delete({ expires_at: LessThan(now) });
+    await rows.insert({
+      challenge_hash: challengeHash(challenge),
+      purpose,
+      user_id: userId,
+      expires_at: now + CHALLENGE_SECONDS,
+    });
     reply.setCookie(
       CHALLENGE_COOKIE,
       `${purpose}.${userId}.${nowSeconds() + CHALLENGE_SECONDS}.${challenge}`,
@@ -247,14 +258,18 @@ export class PasskeyService {
     );
   }
 
-  /** The challenge issued for this purpose and user; the cookie is dropped (a challenge serves once). */
-  private takeChallenge(
+  /**
+   * The challenge issued for this purpose and user, taken: its server-side row is deleted before the
+   * answer is verified (one conditional DELETE, so of two uses, even on two nodes, only one gets it),
+   * and the cookie is dropped. A replayed ceremony finds no row.
+   */
+  private async takeChallenge(
     req: FastifyRequest,
     reply: FastifyReply,
     purpose: Purpose,
     userId: number,
     anyUser = false,
-  ): string {
+  ): Promise<string> {
     const raw = req.cookies?.[CHALLENGE_COOKIE];
     reply.clearCookie(CHALLENGE_COOKIE, { path: '/api/user/passkey' });
     const unsigned = raw ? req.unsignCookie(raw) : null;
@@ -264,6 +279,18 @@ export class PasskeyService {
         : null;
     if (!m || m[1] !== purpose || Number(m[3]) < nowSeconds()) throw fail('passkey_challenge_missing');
     if (!anyUser && Number(m[2]) !== userId) throw fail('passkey_challenge_missing');
+    const taken = await this.ds
+      .createQueryBuilder()
+      .delete()
+      .from(PasskeyChallenge)
+      .where('challenge_hash = :hash AND purpose = :purpose AND user_id = :user AND expires_at >= :now', {
+        hash: challengeHash(m[4]),
+        purpose,
+        user: Number(m[2]),
+        now: nowSeconds(),
+      })
+      .execute();
+    if (!taken.affected) throw fail('passkey_challenge_missing');
     return m[4];
   }
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from '../auth';
 import { LogModule } from '../log';
+import { MailModule } from '../mail';
 import { OptionModule } from '../option';
 import { UserModule } from '../user';
 import { AuditController } from './audit.controller';
@@ -9,6 +10,7 @@ import { AuditService } from './audit.service';
 import { ManageLogInterceptor } from './manage-log.interceptor';
 import { PasskeyController } from './passkey.controller';
 import { PasskeyService } from './passkey.service';
+import { SecondFactorLimit } from './second-factor-limit.service';
 import { TwoFactorAdminController, TwoFactorController } from './two-factor.controller';
 import { TwoFactorService } from './two-factor.service';
 
@@ -19,12 +21,13 @@ import { TwoFactorService } from './two-factor.service';
  */
 @Global()
 @Module({
-  imports: [OptionModule, UserModule, AuthModule, LogModule],
+  imports: [OptionModule, UserModule, AuthModule, LogModule, MailModule],
   controllers: [AuditController, TwoFactorController, TwoFactorAdminController, PasskeyController],
   providers: [
     AuditService,
     TwoFactorService,
     PasskeyService,
+    SecondFactorLimit,
     { provide: APP_INTERCEPTOR, useClass: ManageLogInterceptor },
   ],
   exports: [AuditService],

@@ -15,6 +15,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import { IsOptional, IsString } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../common/app-error';
+import { assertJsonBody } from '../../common/http/json-only';
 import type { AuthUser } from '../../common/http/request-context';
 import { UserStatus } from '../../database/entities';
 import { AdminOnly, CurrentUser, Public, UserOnly } from '../../common/http/access';
@@ -22,6 +23,7 @@ import { loginResult } from '../auth';
 import { SecondFactorGate } from '../auth';
 import { StepUpService } from '../auth';
 import { UserService } from '../user';
+import { SecondFactorLimit } from './second-factor-limit.service';
 import { TwoFactorService } from './two-factor.service';
 import { ApiEnvelope, BOOLEAN, INTEGER, objectOf, STRING, STRINGS } from '../../common/http/api-envelope';
 import { LoginResult } from '../auth';
@@ -61,6 +63,7 @@ export class TwoFactorController {
     private readonly gate: SecondFactorGate,
     private readonly stepUp: StepUpService,
     private readonly users: UserService,
+    private readonly limit: SecondFactorLimit,
   ) {}
 
   @Post('login/2fa')
@@ -76,11 +79,21 @@ export class TwoFactorController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: CodeDto,
   ) {
-    const userId = this.gate.pendingUser(req);
-    const user = userId === null ? null : await this.users.findById(userId);
-    if (!user || user.deleted_at || user.status !== UserStatus.Enabled)
+    assertJsonBody(req);
+    const pending = this.gate.pending(req);
+    const user = pending === null ? null : await this.users.findById(pending.userId);
+    if (!pending || !user || user.deleted_at || user.status !== UserStatus.Enabled)
       throw fail('two_factor_pending_missing');
-    if (!(await this.twoFactor.verifyCode(user.id, body?.code))) throw fail('two_factor_code_invalid');
+    const attempt = await this.limit.begin(req, user, 'login', {
+      nonce: pending.nonce,
+      expiresAt: pending.expiresAt,
+      onEnded: () => this.gate.abandon(reply),
+    });
+    if (!(await this.twoFactor.verifyCode(user.id, body?.code))) {
+      await attempt.failed();
+      throw fail('two_factor_code_invalid');
+    }
+    await attempt.succeeded();
     this.gate.finish(req, reply, user.id);
     return loginResult(user);
   }
@@ -149,7 +162,12 @@ export class TwoFactorController {
     const user = await this.users.mustFind(me.id);
     if (user.two_factor) {
       if (!body?.code) throw fail('step_up_factor_required');
-      if (!(await this.twoFactor.verifyCode(user.id, body.code))) throw fail('two_factor_code_invalid');
+      const attempt = await this.limit.begin(req, user, 'step_up');
+      if (!(await this.twoFactor.verifyCode(user.id, body.code))) {
+        await attempt.failed();
+        throw fail('two_factor_code_invalid');
+      }
+      await attempt.succeeded();
     } else {
       if (!user.password) throw fail('step_up_unavailable');
       if (!(await this.users.verifyPassword(body?.password ?? '', user.password)))

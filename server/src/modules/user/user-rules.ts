@@ -12,7 +12,26 @@ export function checkUsername(raw: unknown): string {
   if ([...username].length > USERNAME_MAX) throw fail('username_too_long');
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]/.test(username)) throw fail('username_invalid');
+  if (lookalike(username)) throw fail('username_lookalike');
   return username;
+}
+
+/** Bidirectional controls: they reorder what an admin reads (`root` + U+202E, a reversed display name). */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Whether a username could pass for another one: it changes under NFKC (full-width letters,
+ * ligatures, compatibility forms), carries combining marks or direction controls, holds a Latin
+ * letter that reads as i or s (dotless ı, İ, ſ), or mixes Latin letters with Cyrillic or Greek ones
+ * (`rооt` with Cyrillic о). Names in one script (Chinese, Cyrillic, …) stay allowed. Case is not
+ * folded: usernames compare exactly on every database.
+ */
+export function lookalike(name: string): boolean {
+  if (name.normalize('NFKC') !== name) return true;
+  if (/\p{M}/u.test(name) || BIDI.test(name)) return true;
+  if (/[\u0130\u0131\u017f]/.test(name)) return true;
+  const latin = /\p{Script=Latin}/u.test(name);
+  return latin && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(name);
 }
 
 export function checkPassword(raw: unknown): string {
@@ -29,7 +48,7 @@ export function checkDisplayName(raw: unknown, fallback: string): string {
   const name = raw.trim();
   if ([...name].length > DISPLAY_NAME_MAX) throw fail('display_name_too_long');
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name))
+  if (/[\u0000-\u001f\u007f]/.test(name) || BIDI.test(name))
     throw fail('field_invalid', { field: 'display_name', reason: 'control characters' });
   return name || fallback;
 }

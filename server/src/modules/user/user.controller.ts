@@ -17,6 +17,7 @@ import type { AuthUser } from '../../common/http/request-context';
 import { parsePage } from '../../common/pagination';
 import { AdminOnly, CurrentUser, UserOnly } from '../../common/http/access';
 import { setSessionCookie } from '../../common/http/session-cookie';
+import { readStepUpCookie, setStepUpCookie } from '../../common/http/step-up-cookie';
 import {
   AffTransferDto,
   CreateUserDto,
@@ -64,7 +65,12 @@ export class UserController {
   ) {
     // A new password ends every session issued before it, this one too: the browser that changed it
     // gets a fresh session and stays signed in.
-    if ((await this.users.updateSelf(me, body)) && me.via === 'session') setSessionCookie(req, reply, me.id);
+    if (!(await this.users.updateSelf(me, body)) || me.via !== 'session') return;
+    const session = setSessionCookie(req, reply, me.id);
+    // The check this change was made under carries over to the new session (never extended).
+    const proof = readStepUpCookie(req);
+    if (proof && proof.sid === me.sessionId && proof.uid === me.id)
+      setStepUpCookie(req, reply, { ...proof, sid: session.sid });
   }
 
   @Delete('self')

@@ -82,8 +82,12 @@ export class ContentLogController {
   @AdminOnly()
   @ApiEnvelope(SWITCH)
   @ApiOperation({ summary: 'Switches content logging of a token’s calls on or off → {enabled}' })
-  setToken(@Param('id', ParseIntPipe) id: number, @Body() body: ContentSwitchDto) {
-    return this.set('token', id, body);
+  setToken(
+    @CurrentUser() me: AuthUser,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: ContentSwitchDto,
+  ) {
+    return this.set(me, 'token', id, body);
   }
 
   @Get('content_log/user/:id')
@@ -100,13 +104,17 @@ export class ContentLogController {
   @AdminOnly()
   @ApiEnvelope(SWITCH)
   @ApiOperation({ summary: 'Switches content logging of a user’s calls on or off → {enabled}' })
-  setUser(@Param('id', ParseIntPipe) id: number, @Body() body: ContentSwitchDto) {
-    return this.set('user', id, body);
+  setUser(
+    @CurrentUser() me: AuthUser,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: ContentSwitchDto,
+  ) {
+    return this.set(me, 'user', id, body);
   }
 
-  private async set(scope: 'token' | 'user', id: number, body: ContentSwitchDto) {
+  private async set(me: AuthUser, scope: 'token' | 'user', id: number, body: ContentSwitchDto) {
     // Absent (or null): the field's rule runs only on a value that is sent.
     if (typeof body?.enabled !== 'boolean') throw fail('content_log_enabled_invalid');
-    return { enabled: await this.content.setSwitch(scope, id, body.enabled) };
+    return { enabled: await this.content.setSwitch(me, scope, id, body.enabled) };
   }
 }

@@ -12,7 +12,7 @@ import { LogEntry, Role } from '../../../database/entities';
 import { OptionService } from '../../option';
 import { ContentTap } from './content-tap';
 import { reassemble } from './reassemble';
-import { capText, parsePaths, redactHeaders, redactKeys, redactPaths } from './redact';
+import { capText, parsePaths, redactHeaders, redactKeys, redactPaths, secretForms } from './redact';
 
 /** What the relay knows of a finished call whose content is stored. */
 export interface ContentCall {
@@ -188,12 +188,22 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Switches a token or a user on or off (admins). */
-  async setSwitch(scope: 'token' | 'user', id: number, enabled: boolean): Promise<boolean> {
+  /**
+   * Switches a token's or a user's content logging. The role rule applies to the account whose
+   * content it is: an admin acts only on lower roles (and on themselves), root on anyone.
+   */
+  async setSwitch(actor: AuthUser, scope: 'token' | 'user', id: number, enabled: boolean): Promise<boolean> {
     const table = scope === 'token' ? 'tokens' : 'users';
-    const found = await this.ds.query<unknown[]>(
-      `SELECT id FROM ${table} WHERE id = ${Math.floor(id)} AND deleted_at IS NULL`,
+    const owner = await this.ds.query<Array<{ user_id: unknown; role: unknown }>>(
+      scope === 'token'
+        ? `SELECT u.id AS user_id, u.role AS role FROM tokens t JOIN users u ON u.id = t.user_id
+           WHERE t.id = ${Math.floor(id)} AND t.deleted_at IS NULL`
+        : `SELECT id AS user_id, role FROM users WHERE id = ${Math.floor(id)} AND deleted_at IS NULL`,
     );
-    if (!found.length) throw fail(scope === 'token' ? 'token_not_found' : 'user_not_found');
+    if (!owner.length) throw fail(scope === 'token' ? 'token_not_found' : 'user_not_found');
+    const ownerId = Number(owner[0].user_id);
+    if (actor.role < Role.Root && ownerId !== actor.id && Number(owner[0].role) >= actor.role)
+      throw forbidden('cannot_act_on_peer');
     const value = this.ds.options.type === 'postgres' ? String(enabled) : enabled ? '1' : '0';
     await this.ds.query(`UPDATE ${table} SET content_log = ${value} WHERE id = ${Math.floor(id)}`);
     const set = scope === 'token' ? this.tokens : this.users;
@@ -273,7 +283,7 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
     const { call, tap } = p;
     const cap = this.cap();
     const paths = parsePaths(this.options.get('ContentLogRedactPaths'));
-    const secrets = call.secrets.filter(Boolean);
+    const secrets = secretForms(call.secrets);
 
     let requestText = '';
     if (call.body !== null && call.body !== undefined) {
@@ -327,7 +337,7 @@ export class ContentLogService implements OnModuleInit, OnModuleDestroy {
       status: p.status,
       channel_id: call.channelId,
       content_type: p.contentType,
-      headers: redactHeaders(call.headers),
+      headers: redactHeaders(call.headers, secrets),
       multipart: call.multipart || undefined,
       request_bytes: Buffer.byteLength(requestText),
       request_truncated: request.truncated,

@@ -1,5 +1,13 @@
 import { reassemble } from './reassemble';
-import { capText, pathProblem, parsePaths, redactHeaders, redactKeys, redactPaths } from './redact';
+import {
+  capText,
+  pathProblem,
+  parsePaths,
+  redactHeaders,
+  redactKeys,
+  redactPaths,
+  secretForms,
+} from './redact';
 
 const sse = (events: unknown[], done = true) =>
   events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
@@ -171,6 +179,36 @@ describe('redaction', () => {
     expect(pathProblem('$.a[')).toMatch(/unbalanced/);
     expect(pathProblem("$['a]")).toMatch(/unbalanced/);
     expect(pathProblem('x'.repeat(600))).toMatch(/512/);
+  });
+
+  it('knows every written form of a secret: with and without sk-, without a channel pin, long parts', () => {
+    const forms = secretForms(['sk-abcdefghijklmnop0123-7', 'app01|secretsecretsecret12', 'short']);
+    for (const f of [
+      'sk-abcdefghijklmnop0123-7',
+      'abcdefghijklmnop0123-7',
+      'abcdefghijklmnop0123',
+      'app01|secretsecretsecret12',
+      'secretsecretsecret12',
+    ])
+      expect(forms).toContain(f);
+    expect(forms).not.toContain('app01');
+    expect(forms).not.toContain('short');
+    expect(forms.map((f) => f.length)).toEqual([...forms.map((f) => f.length)].sort((a, b) => b - a));
+    expect(redactKeys('k=abcdefghijklmnop0123 and sk-abcdefghijklmnop0123', forms)).toBe(
+      'k=[REDACTED] and [REDACTED]',
+    );
+    expect(
+      redactHeaders(
+        {
+          'sec-websocket-protocol': 'realtime,openai-insecure-api-key.whatever-form,x',
+          'x-b': 'abcdefghijklmnop0123',
+        },
+        forms,
+      ),
+    ).toEqual({
+      'sec-websocket-protocol': 'realtime,openai-insecure-api-key.[REDACTED],x',
+      'x-b': '[REDACTED]',
+    });
   });
 
   it('hides the given secrets and key-shaped strings; credential headers', () => {

@@ -15,12 +15,40 @@ const SECRET_HEADERS = new Set([
   'set-cookie',
 ]);
 
-/** Key-like strings: OpenAI-style `sk-…` keys, Google `AIza…` keys, bearer credentials. */
+/**
+ * Key-like strings: OpenAI-style `sk-…` keys, Google `AIza…` keys, bearer credentials, and the key a
+ * browser's realtime client sends as the sub-protocol `openai-insecure-api-key.<key>` (whatever its form).
+ */
 const KEY_PATTERNS = [
   /\bsk-[A-Za-z0-9_-]{16,}/g,
   /\bAIza[0-9A-Za-z_-]{20,}/g,
   /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(openai-insecure-api-key\.)[^\s,;"'\\]+/gi,
 ];
+
+/** Shortest part of a secret that is replaced on its own (shorter parts would hit ordinary text). */
+const MIN_PART = 16;
+
+/**
+ * Every form a secret can be written in: as given, with and without its `sk-` prefix (the relay
+ * accepts both), without a `-<channel>` pin, and each long part of a compound channel key (`id|secret`,
+ * `app:key:secret`). Longest first, so a longer form is replaced whole before a part of it.
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const raw of secrets) {
+    const s = raw?.trim();
+    if (!s) continue;
+    out.add(s);
+    const bare = s.startsWith('sk-') ? s.slice(3) : s;
+    const pinned = /^(.{16,})-\d{1,9}$/.exec(bare);
+    for (const form of pinned ? [bare, pinned[1]] : [bare]) out.add(form).add(`sk-${form}`);
+    // A JSON credential (a service account) is replaced whole only: its parts are ordinary words.
+    if (!s.startsWith('{'))
+      for (const part of s.split(/[|:,\s]+/)) if (part.length >= MIN_PART) out.add(part);
+  }
+  return [...out].filter((x) => x.length >= 8).sort((a, b) => b.length - a.length);
+}
 
 /** Replaces, in place, every value the paths select. */
 export function redactPaths(json: unknown, paths: readonly string[]): void {
@@ -51,8 +79,15 @@ export function redactKeys(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** The caller's request headers, credentials replaced. */
-export function redactHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+/**
+ * The caller's request headers, credentials replaced: the credential headers whole, and in every other
+ * value the given secrets and anything key-shaped (a key sent in a header of any name, the realtime
+ * sub-protocol).
+ */
+export function redactHeaders(
+  headers: Record<string, unknown> | undefined,
+  secrets: readonly string[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   for (const [name, value] of Object.entries(headers)) {
@@ -62,7 +97,7 @@ export function redactHeaders(headers: Record<string, unknown> | undefined): Rec
       : typeof value === 'string'
         ? value
         : JSON.stringify(value);
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : v;
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redactKeys(v, secrets);
   }
   return out;
 }

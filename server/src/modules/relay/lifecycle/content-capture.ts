@@ -43,7 +43,7 @@ export function recordContent(
       path: req.path ?? '',
       stream: ctx.stream,
       body: req.body,
-      multipart: req.raw !== null,
+      multipart: req.contentType.toLowerCase().startsWith('multipart/'),
       headers: req.headers,
       secrets: [req.key ?? '', ...(channel?.keys ?? [])],
       channelId: channel?.id ?? 0,
