@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleKitSourceAliases } from './console-kit-source.ts';
+import { precompress } from './precompress.ts';
 
 // Paths the Gatehouse server answers itself (contract.md); everything else is the SPA. Whole path
 // segments only, so a console route such as /midjourney is never sent to the server.
@@ -9,7 +10,7 @@ const SERVER_PATHS = '^/(api|v1|v1beta|pg|mj|suno)(/|$)';
 const SERVER = process.env.GATEHOUSE_SERVER ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: consoleKitSourceAliases,
     // One copy of each even if a workspace ever nests its own.
