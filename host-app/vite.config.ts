@@ -43,7 +43,7 @@ export default defineConfig({
       },
       output: {
         // Libraries change far less often than the console: separate files stay cached across releases.
-        // Pages other than the shell, home, login and setup are loaded on demand (each feature.ts of the kit),
+        // Pages other than the shell, home and login are loaded on demand (each feature.ts of the kit),
         // so the groups are entries-aware: a library module lands in a chunk shared only by the pages
         // that use it, and the first screen does not download the charts, date pickers or MUI
         // components only the admin pages need.
