@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleKitSourceAliases } from './console-kit-source.ts';
+import { precompress } from './precompress.ts';
 
 // Paths the Gatehouse server answers itself (contract.md); everything else is the SPA. Whole path
 // segments only, so a console route such as /midjourney is never sent to the server.
@@ -9,7 +10,7 @@ const SERVER_PATHS = '^/(api|v1|v1beta|pg|mj|suno)(/|$)';
 const SERVER = process.env.GATEHOUSE_SERVER ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: consoleKitSourceAliases,
     // One copy of each even if a workspace ever nests its own.
@@ -42,7 +43,7 @@ export default defineConfig({
       },
       output: {
         // Libraries change far less often than the console: separate files stay cached across releases.
-        // Pages other than the shell, home, login and setup are loaded on demand (each feature.ts of the kit),
+        // Pages other than the shell, home and login are loaded on demand (each feature.ts of the kit),
         // so the groups are entries-aware: a library module lands in a chunk shared only by the pages
         // that use it, and the first screen does not download the charts, date pickers or MUI
         // components only the admin pages need.

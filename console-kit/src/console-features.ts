@@ -64,7 +64,7 @@ export {
 /**
  * Every feature of the standalone console, in the order the sidebar lists their entries within each
  * section. Descriptors hold only paths, sidebar entries and page loaders: the pages' code is fetched
- * when a route is first shown (home, login and setup excepted, which make the first screen).
+ * when a route is first shown (home and login excepted, which make the first screen).
  */
 export const consoleFeatures: readonly ConsoleFeature[] = [
   setupFeature,

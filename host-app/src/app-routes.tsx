@@ -6,7 +6,7 @@ import { ConsoleLayout, featureRoutes, NotFoundPage } from '@gatehouse/console-k
 /**
  * The features the standalone console mounts. Each descriptor gives its routes (paths, who may open
  * them, the page, fetched the first time its route is shown unless it belongs to the first screen:
- * home, login and setup) and its sidebar entries; the routes below and the sidebar both come from
+ * home and login) and its sidebar entries; the routes below and the sidebar both come from
  * this one list.
  */
 export const hostFeatures = consoleFeatures;

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { DataSource } from 'typeorm';
 import { serializeSqliteTransactions } from './database/sqlite-serial';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -23,6 +24,16 @@ import { newRequestId, REQUEST_ID_HEADER } from './common/http/request-id';
 import { pickLang } from './common/i18n/messages';
 import type { AppConfig } from './config/app-config';
 import { version } from './version';
+
+/**
+ * Files under `assets/` carry a content hash in their names (Vite's output): a changed file is a new
+ * name, so they are cached for a year without revalidation. Everything else (index.html, the favicon)
+ * keeps its name across releases and is revalidated on every use.
+ */
+export function staticCacheControl(root: string, path: string): string {
+  const rel = relative(root, path).split(sep);
+  return rel.length > 1 && rel[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -84,6 +95,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     wildcard: false,
     serve: existsSync(config.staticDir),
     index: false,
+    // The build writes `.br` and `.gz` beside each compressible file (host-app/precompress.ts): sent as
+    // they are by `Accept-Encoding`, with `Vary: Accept-Encoding`.
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, path) =>
+      void reply.header('cache-control', staticCacheControl(config.staticDir, path)),
   });
 
   app.useGlobalPipes(new ValidationPipe({ transform: true, whitelist: true, forbidUnknownValues: false }));

@@ -126,6 +126,42 @@ describe('periodic budgets in the console against the real server (built host-ap
     expect(pageErrors).toEqual([]);
   });
 
+  it('marks a negative cap on its own field as it is typed (zh at 1280 px, en at 390 px), and saves nothing', async () => {
+    const { user: me } = ready();
+    for (const [locale, zh] of [
+      ['zh-CN', true],
+      ['en-US', false],
+    ] as const) {
+      const page = await open(locale);
+      if (!zh) await page.setViewportSize({ width: 390, height: 844 });
+      await signIn(page, me, zh, '/token');
+      await page.getByRole('button', { name: zh ? '添加令牌' : 'Add token' }).click();
+      await page.getByLabel(zh ? '名称' : 'Name', { exact: true }).fill('negative-cap');
+      // The help names the setting that decides where a day starts, as the settings page calls it.
+      await page
+        .getByText(zh ? /数据看板设置中的「报表时区」/ : /"Report time zone" of Operation settings/)
+        .waitFor();
+      const field = page.getByLabel(zh ? '每月 请求次数上限' : 'Monthly Request cap');
+      await field.fill('-5');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      const message = zh ? '请求次数上限 必须是 0 或正整数' : 'Request cap must be 0 or a whole number';
+      await page.getByText(message, { exact: true }).waitFor();
+      // The other fields are not marked.
+      expect(
+        await page.getByLabel(zh ? '每日 请求次数上限' : 'Daily Request cap').getAttribute('aria-invalid'),
+      ).toBe('false');
+      await page.getByRole('button', { name: zh ? '提交' : 'Submit' }).click();
+      await field.fill('5');
+      expect(await field.getAttribute('aria-invalid')).toBe('false');
+      expect(await page.getByText(message, { exact: true }).count()).toBe(0);
+    }
+    const list = await me.get('/api/token/?page_size=100');
+    expect((list.body.data.items as Array<{ name: string }>).some((t) => t.name === 'negative-cap')).toBe(
+      false,
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
   it('en, root: sets a user budget in the user drawer and a group budget in the operation settings', async () => {
     const { root: admin, user: target } = ready();
     const page = await open('en-US');

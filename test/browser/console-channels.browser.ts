@@ -352,6 +352,14 @@ describe('channels screen against the real server (built host-app in Chromium)',
     await drawer.getByRole('heading', { name: 'Update channel' }).click();
     await page.keyboard.press('Escape');
     await ask.waitFor();
+    // The safe choice has the focus: Enter keeps editing, it never discards.
+    await page.waitForFunction("document.activeElement?.textContent === 'Keep editing'", null, {
+      timeout: 5_000,
+    });
+    await page.keyboard.press('Enter');
+    await ask.waitFor({ state: 'detached' });
+    await drawer.getByRole('button', { name: 'vip', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
     await ask.getByRole('button', { name: 'Keep editing' }).click();
     await drawer.getByRole('button', { name: 'vip', exact: true }).waitFor();
 

@@ -4,9 +4,11 @@
  * cookie stays out of reach of page scripts and the console's API calls carry `New-Api-User`.
  * The tests run in order and share one server, one browser profile and one page.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import { brotliDecompressSync } from 'node:zlib';
+import type { Page, Request, Response } from 'playwright-core';
 import { startApp, type TestApp } from '../support/test-app';
 import {
   assertBrowserPrerequisites,
@@ -168,5 +170,51 @@ describe('console against the real server (built host-app in Chromium)', () => {
     }, stored?.id);
     expect(self).toMatchObject({ success: true, data: { username: ADMIN.username, role: 100 } });
     expect(pageErrors).toEqual([]);
+  }, 30_000);
+
+  it('sends the built files precompressed (br, gzip) with Vary; hashed ones immutable, the page revalidated', async () => {
+    const { app: server, page: p } = ready();
+    // What Chromium fetched for the console: every script and stylesheet compressed, and cacheable.
+    const assets: Array<{ path: string; encoding?: string; cache?: string; vary?: string }> = [];
+    const onResponse = (response: Response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname.startsWith('/assets/') && /\.(js|css)$/.test(pathname)) {
+        const headers = response.headers();
+        assets.push({
+          path: pathname,
+          encoding: headers['content-encoding'],
+          cache: headers['cache-control'],
+          vary: headers.vary,
+        });
+      }
+    };
+    const fresh = await p.context().browser()!.newContext({ locale: 'zh-CN' });
+    const other = await fresh.newPage();
+    other.on('response', onResponse);
+    const document = await other.goto(`${server.url}/login`);
+    await other.getByRole('button', { name: '登录', exact: true }).waitFor();
+    expect(document?.headers()['cache-control']).toBe('no-cache');
+    expect(document?.headers()['content-encoding']).toMatch(/^(br|gzip)$/);
+    expect(assets.length).toBeGreaterThan(3);
+    for (const asset of assets) {
+      expect([asset.path, asset.cache]).toEqual([asset.path, 'public, max-age=31536000, immutable']);
+      expect([asset.path, asset.vary?.toLowerCase()]).toEqual([asset.path, 'accept-encoding']);
+    }
+    // Tiny files are sent as they are; every file worth compressing is compressed.
+    const main = assets.find((a) => /^\/assets\/main-[\w-]+\.js$/.test(a.path));
+    expect(main?.encoding).toMatch(/^(br|gzip)$/);
+    await fresh.close();
+
+    // Asked for brotli (as curl -H 'Accept-Encoding: br' does): brotli, the same bytes as the file.
+    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      httpGet(`${server.url}${main!.path}`, { headers: { 'accept-encoding': 'br' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+    expect(raw.headers['content-encoding']).toBe('br');
+    expect(raw.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(raw.body).equals(readFileSync(join(CONSOLE_DIST, main!.path)))).toBe(true);
   }, 30_000);
 });

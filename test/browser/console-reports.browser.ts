@@ -117,6 +117,34 @@ describe('log export and usage reports (Chromium, real server)', () => {
     await page.getByRole('button', { name: '关闭' }).click();
   });
 
+  it('exports the log view as JSON Lines (an NDJSON answer is the file, not an error)', async () => {
+    for (const [locale, zh] of [
+      ['zh-CN', true],
+      ['en-US', false],
+    ] as const) {
+      const page = await openPage(locale);
+      await signIn(page, bob, '/log', zh);
+      await page.getByRole('heading', { name: zh ? '使用日志' : 'Usage logs' }).waitFor();
+      await page.locator('[data-testid^="log-row-"]').first().waitFor();
+      await page.getByRole('button', { name: zh ? '导出' : 'Export', exact: true }).click();
+      const download = page.waitForEvent('download', { timeout: 15_000 });
+      await page.getByRole('menuitem', { name: zh ? '导出 JSON Lines' : 'Export JSON Lines' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^logs-\d{8}-\d{6}\.jsonl$/);
+      await page.getByTestId('export-done').waitFor();
+      const own = await app!.ds.getRepository(LogEntry).countBy({ user_id: bob.id });
+      expect(await page.getByTestId('export-done').textContent()).toBe(
+        zh ? `已导出 ${own} 行` : `${own} rows exported`,
+      );
+      const rows = readFileSync(await file.path(), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { username?: string });
+      expect(rows).toHaveLength(own);
+      expect(rows.every((row) => row.username === bob.username)).toBe(true);
+    }
+  });
+
   it('shows an admin the usage report by user, with totals equal to the logs (en)', async () => {
     const page = await openPage('en-US');
     await signIn(page, ROOT, '/report', false);

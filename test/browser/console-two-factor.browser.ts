@@ -92,8 +92,21 @@ describe('two-factor sign-in and passkeys in the console', () => {
     await expect(dialog.locator('img[alt="otpauth QR"]').getAttribute('src')).resolves.toMatch(
       /^data:image\/png;base64,/,
     );
-    secret = await dialog.getByTestId('totp-secret').inputValue();
+    // Shown in blocks of 4, whole inside its field; the copy button copies it without the spaces.
+    const shown = await dialog.getByTestId('totp-secret').inputValue();
+    expect(shown).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
+    secret = shown.replace(/ /g, '');
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    const field = dialog.getByTestId('totp-secret');
+    type Box = { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+    const fits = await field.evaluate(
+      (el: Box) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1,
+    );
+    expect(fits).toBe(true);
+    await p.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await dialog.getByRole('button', { name: '复制密钥' }).click();
+    await p.getByText('已复制').first().waitFor();
+    expect(await p.evaluate('navigator.clipboard.readText()')).toBe(secret);
     await dialog.getByLabel('6 位验证码').fill(await nextCode());
     await dialog.getByRole('button', { name: '确认启用' }).click();
     const codes = await p.getByTestId('recovery-codes').textContent();

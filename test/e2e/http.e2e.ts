@@ -3,9 +3,11 @@
  * path, body parsing failures and limits, trailing slashes, the request id header, the language of
  * messages, the OpenAPI document, and no 405 ever.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { ApiClient, makeUser, setupRoot, startApp, TestApp } from '../support/test-app';
 
@@ -13,6 +15,24 @@ const REQUEST_ID = /^\d{14}[0-9a-f]{8}$/;
 const INDEX_HTML =
   '<!doctype html><html><head><title>Console test page</title></head><body><div id="root">spa-marker-42</div></body></html>';
 const APP_JS = 'console.log("asset-marker-17");\n';
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+
+/** A GET whose body is kept as the bytes sent (no client-side decompression). */
+function rawGet(
+  url: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 function expectJson404(res: request.Response): void {
   expect(res.status).toBe(404);
@@ -118,6 +138,13 @@ describe('HTTP surface', () => {
       mkdirSync(join(dir, 'assets'));
       writeFileSync(join(dir, 'index.html'), INDEX_HTML);
       writeFileSync(join(dir, 'assets', 'app.js'), APP_JS);
+      // What the console's build writes beside each file (host-app/precompress.ts).
+      for (const file of [join(dir, 'index.html'), join(dir, 'assets', 'app.js')]) {
+        const raw = readFileSync(file);
+        writeFileSync(`${file}.br`, brotliCompressSync(raw));
+        writeFileSync(`${file}.gz`, gzipSync(raw));
+      }
+      writeFileSync(join(dir, 'favicon.svg'), FAVICON);
       spa = await startApp({ STATIC_DIR: dir });
     });
     afterAll(async () => {
@@ -144,6 +171,41 @@ describe('HTTP surface', () => {
       const res = await request(spa.url).get('/assets/app.js').expect(200);
       expect(res.headers['content-type']).toMatch(/javascript/);
       expect(res.text).toBe(APP_JS);
+    });
+
+    it('sends the precompressed copy the client accepts, with Vary, and hashed assets as immutable', async () => {
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+        ['identity', undefined, (b: Buffer) => b],
+        ['', undefined, (b: Buffer) => b],
+      ] as const) {
+        const res = await rawGet(`${spa.url}/assets/app.js`, accept);
+        expect([accept, res.status, res.headers['content-encoding']]).toEqual([accept, 200, encoding]);
+        expect(res.headers['content-type']).toMatch(/javascript/);
+        expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
+        expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(decode(res.body).toString()).toBe(APP_JS);
+      }
+    });
+
+    it('revalidates index.html (SPA fallback included) and unhashed files, compressed too', async () => {
+      for (const path of ['/', '/login', '/user/edit/5']) {
+        const res = await rawGet(`${spa.url}${path}`, 'br, gzip');
+        expect([path, res.status, res.headers['content-encoding']]).toEqual([path, 200, 'br']);
+        expect(res.headers['content-type']).toMatch(/text\/html/);
+        expect(res.headers['cache-control']).toBe('no-cache');
+        expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
+        expect(brotliDecompressSync(res.body).toString()).toBe(INDEX_HTML);
+      }
+      const plain = await rawGet(`${spa.url}/some/page`, '');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(INDEX_HTML);
+      // No precompressed copy: the file itself, revalidated.
+      const icon = await rawGet(`${spa.url}/favicon.svg`, 'br, gzip');
+      expect(icon.headers['content-encoding']).toBeUndefined();
+      expect(icon.headers['cache-control']).toBe('no-cache');
+      expect(icon.body.toString()).toBe(FAVICON);
     });
 
     it('keeps API paths as JSON 404s', async () => {

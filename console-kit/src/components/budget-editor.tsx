@@ -1,7 +1,7 @@
 import { Box, Stack, TextField, Typography } from '@mui/material';
 import { useQuotaFormat } from '../format/use-quota-format';
 import { useFeatureTranslation } from '../provider/console-i18n';
-import { BUDGET_PERIODS, type BudgetForm, type BudgetPeriod } from '../lib/budget-rules';
+import { BUDGET_PERIODS, parseCap, type BudgetForm, type BudgetPeriod } from '../lib/budget-rules';
 import { BUDGETS_NAMESPACE, budgetsLocales } from './budgets-locales';
 
 export interface BudgetEditorProps {
@@ -31,6 +31,9 @@ export function BudgetEditor({ value, onChange, name = 'budget', bare = false }:
       )}
       {BUDGET_PERIODS.map((period) => {
         const quota = Number(value[period].quota);
+        // Marked as soon as it is typed: a cap is a whole number, 0 or more (the field, not only the form).
+        const quotaBad = parseCap(value[period].quota) === null;
+        const requestsBad = parseCap(value[period].requests) === null;
         return (
           <Stack
             key={period}
@@ -47,8 +50,13 @@ export function BudgetEditor({ value, onChange, name = 'budget', bare = false }:
               type="number"
               value={value[period].quota}
               onChange={(event) => set(period, 'quota', event.target.value)}
+              error={quotaBad}
               helperText={
-                Number.isFinite(quota) && quota > 0 ? t('quotaHelp', { value: formatQuota(quota) }) : ' '
+                quotaBad
+                  ? t('invalid', { field: t('quota') })
+                  : Number.isFinite(quota) && quota > 0
+                    ? t('quotaHelp', { value: formatQuota(quota) })
+                    : ' '
               }
               slotProps={{
                 htmlInput: { min: 0, step: 1, 'aria-label': `${t(`periods.${period}`)} ${t('quota')}` },
@@ -61,7 +69,8 @@ export function BudgetEditor({ value, onChange, name = 'budget', bare = false }:
               type="number"
               value={value[period].requests}
               onChange={(event) => set(period, 'requests', event.target.value)}
-              helperText=" "
+              error={requestsBad}
+              helperText={requestsBad ? t('invalid', { field: t('requests') }) : ' '}
               slotProps={{
                 htmlInput: { min: 0, step: 1, 'aria-label': `${t(`periods.${period}`)} ${t('requests')}` },
               }}

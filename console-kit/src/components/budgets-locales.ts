@@ -5,7 +5,7 @@ export const BUDGETS_NAMESPACE = 'budgets';
 export const budgetsLocales = {
   zh: {
     title: '周期预算',
-    help: '按自然日、自然周（周一起）和自然月限制额度和请求次数，时区为系统设置的时区；0 表示不限制。',
+    help: '按自然日、自然周（周一起）和自然月限制额度和请求次数，按运营设置 → 数据看板设置中的「报表时区」划分；0 表示不限制。',
     periods: { day: '每日', week: '每周', month: '每月' },
     current: { day: '今日', week: '本周', month: '本月' },
     quota: '额度上限',
@@ -42,7 +42,7 @@ export const budgetsLocales = {
   },
   en: {
     title: 'Periodic budgets',
-    help: 'Caps on quota and requests per calendar day, week (from Monday) and month, in the configured time zone; 0 means no cap.',
+    help: 'Caps on quota and requests per calendar day, week (from Monday) and month, in the "Report time zone" of Operation settings → Data dashboard settings; 0 means no cap.',
     periods: { day: 'Daily', week: 'Weekly', month: 'Monthly' },
     current: { day: 'Today', week: 'This week', month: 'This month' },
     quota: 'Quota cap',

@@ -30,8 +30,11 @@ export function ConfirmDialog({
         <DialogContentText id={`${id}-text`}>{message}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onCancel}>{cancelLabel}</Button>
-        <Button onClick={onConfirm} variant="contained" disabled={busy} autoFocus>
+        {/* The safe choice has the focus, so Enter never deletes or discards by accident. */}
+        <Button onClick={onCancel} autoFocus>
+          {cancelLabel}
+        </Button>
+        <Button onClick={onConfirm} variant="contained" disabled={busy}>
           {confirmLabel}
         </Button>
       </DialogActions>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Stack, TextField, Typography } from '@mui/material';
-import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
+import { browserSupportsWebAuthn, startAuthentication } from '../lib/webauthn';
 import type { SessionUser } from '../api/api-types';
 import { describeApiError } from '../api/describe-api-error';
 import {

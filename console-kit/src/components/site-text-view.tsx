@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
 import { Box } from '@mui/material';
-import { isStandaloneUrl, renderMarkdown } from '../format/safe-html';
+import { isStandaloneUrl } from '../format/standalone-url';
+import { useSafeHtml } from '../format/use-safe-html';
 
 /**
  * Admin-written site text (home page, about): a lone URL is shown as that page in an iframe, anything
@@ -16,7 +16,7 @@ export function SiteTextView({
   testId?: string;
 }) {
   const url = isStandaloneUrl(text) ? text.trim() : null;
-  const html = useMemo(() => (url ? '' : renderMarkdown(text)), [text, url]);
+  const html = useSafeHtml(url ? '' : text, 'markdown');
   if (url) {
     return (
       <Box

@@ -9,6 +9,7 @@ import {
   DialogContent,
   DialogTitle,
   Divider,
+  InputAdornment,
   List,
   ListItem,
   ListItemText,
@@ -66,6 +67,11 @@ function RecoveryCodesDialog({ codes, onClose }: { codes: string[]; onClose: () 
   );
 }
 
+/** The key as authenticator apps show it: blocks of 4, easier to type and to check. */
+export function groupSecret(secret: string): string {
+  return secret.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
 /** Authenticator enrolment: the QR code (and the key to type), then the first code. */
 function TotpEnrolDialog({
   setup,
@@ -77,6 +83,7 @@ function TotpEnrolDialog({
   onEnabled: (codes: string[]) => void;
 }) {
   const { t } = useSecurityTranslation();
+  const copyText = useCopyText();
   const [enable, { isLoading }] = useEnableTotpMutation();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -102,10 +109,27 @@ function TotpEnrolDialog({
             <Box component="img" src={setup.qr_code} alt="otpauth QR" sx={{ width: 200, height: 200 }} />
             <TextField
               label={t('panel.secret')}
-              value={setup.secret}
+              value={groupSecret(setup.secret)}
               size="small"
               fullWidth
-              slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'totp-secret' } }}
+              multiline
+              slotProps={{
+                htmlInput: {
+                  readOnly: true,
+                  'data-testid': 'totp-secret',
+                  spellCheck: false,
+                  style: { fontFamily: 'monospace', letterSpacing: '0.05em' },
+                },
+                input: {
+                  endAdornment: (
+                    <InputAdornment position="end">
+                      <Button size="small" onClick={() => void copyText(setup.secret, t('panel.copied'))}>
+                        {t('panel.copySecret')}
+                      </Button>
+                    </InputAdornment>
+                  ),
+                },
+              }}
               onFocus={(event) => event.target.select()}
             />
             <TextField

@@ -39,7 +39,8 @@ export function budgetFormOf(budget: Budget | null | undefined): BudgetForm {
   return form;
 }
 
-function parseCap(text: string): number | null {
+/** A cap as typed: '' is 0 (no cap); null for anything but a whole number from 0 to 2^53 − 1. */
+export function parseCap(text: string): number | null {
   const trimmed = text.trim();
   if (trimmed === '') {
     return 0;

@@ -81,7 +81,7 @@ export type FeatureNavEntry = FeatureNavLink | FeatureNavLinks;
 
 /**
  * A page whose code is fetched the first time its route is shown (`React.lazy` over a named export),
- * so the first screen downloads only the shell, home, login and setup. The console layout shows a
+ * so the first screen downloads only the shell, home and login. The console layout shows a
  * progress indicator meanwhile; hosts without it wrap their routes in `PageSuspense`.
  */
 export function lazyPage<K extends string, M extends Record<K, ComponentType>>(

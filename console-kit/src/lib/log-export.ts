@@ -65,6 +65,15 @@ export function fileNameOf(disposition: string | null, format: ExportFormat): st
 export class ExportFailed extends Error {}
 
 /**
+ * Whether an answer is the API's JSON envelope (a refusal) rather than the file: only the media type
+ * `application/json` is. JSON Lines (`application/x-ndjson`) and any other type are the export itself.
+ */
+export function isEnvelope(contentType: string | null): boolean {
+  const media = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return media === 'application/json';
+}
+
+/**
  * Downloads an export while reporting progress; resolves with the file (a Blob: the browser keeps
  * it, in memory or on disk, until it is saved). A refusal comes as the JSON envelope: its message.
  */
@@ -81,7 +90,7 @@ export async function downloadExport(
     signal,
   });
   const type = response.headers.get('content-type') ?? '';
-  if (!response.ok || /json/.test(type) || !response.body) {
+  if (!response.ok || isEnvelope(type) || !response.body) {
     let message = `HTTP ${response.status}`;
     try {
       const body = (await response.json()) as { message?: unknown };

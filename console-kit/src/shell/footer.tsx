@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Box, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { sanitizeHtml } from '../format/safe-html';
+import { useSafeHtml } from '../format/use-safe-html';
 import { useConsoleStorage } from '../provider/console-context';
 import { StorageKeys } from '../provider/console-storage';
 import { useSystemStatus } from '../provider/use-system-status';
@@ -46,7 +46,7 @@ export function ConsoleFooter() {
   const stored = useStoredFooterHtml();
   // The server's answer wins over the stored copy, also when an admin cleared the footer.
   const footerHtml = status && typeof status.footer_html === 'string' ? status.footer_html : stored;
-  const safe = useMemo(() => (footerHtml ? sanitizeHtml(footerHtml) : ''), [footerHtml]);
+  const safe = useSafeHtml(footerHtml ?? '', 'html');
 
   return (
     <Box

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { envelope, installFakeServer } from '../../test/fake-server';
 import { renderInConsole } from '../../test/render-in-console';
 import { HomePage } from './home-page';
@@ -29,6 +29,9 @@ describe('HomePage', () => {
   it('renders markdown content', async () => {
     installFakeServer({ 'GET /api/home_page_content': () => envelope('# Hello **team**') });
     renderInConsole(<HomePage />);
-    expect((await screen.findByTestId('home-content')).innerHTML).toContain('Hello');
+    // The sanitizer is fetched on first use: the text shows once it has loaded, as safe HTML.
+    await waitFor(async () =>
+      expect((await screen.findByTestId('home-content')).innerHTML).toContain('Hello <strong>team</strong>'),
+    );
   });
 });

@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { renderMarkdown } from '../../format/safe-html';
+import { useSafeHtml } from '../../format/use-safe-html';
 import { useConsoleStorage } from '../../provider/console-context';
 import { useFeatureTranslation } from '../../provider/console-i18n';
 import { StorageKeys } from '../../provider/console-storage';
@@ -60,7 +60,7 @@ export function NoticeDialog({ today }: NoticeDialogProps) {
   const [dismissed, setDismissed] = useState(false);
   const day = localDay(today ?? new Date());
   const closedToday = storage.getItem(StorageKeys.noticeClosedDate) === day;
-  const html = useMemo(() => (notice?.trim() ? renderMarkdown(notice) : ''), [notice]);
+  const html = useSafeHtml(notice?.trim() ? notice : '', 'markdown');
   const open =
     Boolean(html) && !dismissed && !closedToday && !isFormPath(pathname) && seenInThisTab() !== notice;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyLogFilters } from '../../lib/log-filters';
-import { countLines, fileNameOf, logExportUrl, progressPercent } from '../../lib/log-export';
+import { countLines, fileNameOf, isEnvelope, logExportUrl, progressPercent } from '../../lib/log-export';
 import { dimensionsFor, reportExportUrl, reportUrl, rowLabel, type ReportFilters } from './report-rules';
 
 const filters: ReportFilters = {
@@ -72,5 +72,15 @@ describe('log export', () => {
       'logs-20261125-120000.csv',
     );
     expect(fileNameOf(null, 'jsonl')).toBe('logs.jsonl');
+  });
+});
+
+describe('isEnvelope', () => {
+  it('takes only application/json as the API envelope; JSON Lines and CSV are the file', () => {
+    expect(isEnvelope('application/json; charset=utf-8')).toBe(true);
+    expect(isEnvelope('Application/JSON')).toBe(true);
+    expect(isEnvelope('application/x-ndjson; charset=utf-8')).toBe(false);
+    expect(isEnvelope('text/csv; charset=utf-8')).toBe(false);
+    expect(isEnvelope(null)).toBe(false);
   });
 });

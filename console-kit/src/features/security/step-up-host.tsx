@@ -10,7 +10,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { startAuthentication } from '@simplewebauthn/browser';
+import { startAuthentication } from '../../lib/webauthn';
 import { describeApiError } from '../../api/describe-api-error';
 import { registerStepUpPrompt } from '../../api/step-up-prompt';
 import { useConsoleRuntime } from '../../provider/console-context';

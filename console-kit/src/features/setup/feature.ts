@@ -1,8 +1,7 @@
-import type { ConsoleFeature } from '../../lib/console-feature';
-import { SetupPage } from './setup-page';
+import { lazyPage, type ConsoleFeature } from '../../lib/console-feature';
 
-/** The first-run wizard; part of the first screen. */
+/** The first-run wizard: shown once per installation, so fetched when it is shown. */
 export const setupFeature: ConsoleFeature = {
   id: 'setup',
-  routes: [{ path: 'setup', access: 'public', page: SetupPage }],
+  routes: [{ path: 'setup', access: 'public', page: lazyPage(() => import('./setup-page'), 'SetupPage') }],
 };
