@@ -298,7 +298,13 @@ try {
     username: 'bench',
     password: 'bench-pass-1',
   });
-  const session = { cookie: login.res.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
+  const session = {
+    cookie: login.res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    id: login.json.data.id,
+  };
   const ch = await api(base, session, 'POST', '/api/channel/', {
     type: ANTHROPIC_CHANNEL ? 14 : 1,
     name: 'bench',

@@ -38,6 +38,7 @@ import {
   rssMb,
   root,
   serverJs,
+  sessionCookies,
   sleep,
   table,
   waitFor,
@@ -253,7 +254,7 @@ try {
       password: 'bench-pass-1',
     });
     if (!login.json?.success) throw new Error(`${label}: login failed: ${login.text}`);
-    const session = { cookie: login.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
+    const session = { cookie: sessionCookies(login.headers), id: login.json.data.id };
     for (const [key, value] of Object.entries(options)) {
       const put = await api(base, session, 'PUT', '/api/option/', { key, value: String(value) });
       if (!put.json?.success) throw new Error(`${label}: option ${key}: ${put.text}`);

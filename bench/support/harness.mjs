@@ -214,7 +214,15 @@ export async function setupRoot(base) {
     password: 'bench-pass-1',
   });
   if (!login.json?.success) throw new Error(`login failed: ${login.text}`);
-  return { cookie: login.headers.get('set-cookie').split(';')[0], id: login.json.data.id };
+  return { cookie: sessionCookies(login.headers), id: login.json.data.id };
+}
+
+/** Every cookie a sign-in sets (the session and its step-up proof), as one Cookie header. */
+export function sessionCookies(headers) {
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 /** One OpenAI channel to `baseUrl` serving `model` to the default group; returns its id. */
