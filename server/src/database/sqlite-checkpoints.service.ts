@@ -94,7 +94,7 @@ export interface CheckpointStats {
  * checkpoint, which by default runs inside the COMMIT that takes the log past 1,000 pages: on the event
  * loop, with an fsync of the database file. Under model traffic that is a stall of 7–15 ms every few
  * seconds for every call in flight (measured: the settlement batches' COMMITs at p50 0.7 ms, p90 7–8 ms,
- * p99 13–15 ms; docs/performance.md). A worker thread with its own connection runs the checkpoints
+ * p99 13–15 ms; bench/HISTORY.md). A worker thread with its own connection runs the checkpoints
  * instead, so the main connection only appends to the log. Transactions and their order are untouched:
  * a checkpoint copies committed pages only, and readers and writers never wait for a passive one.
  *
