@@ -199,13 +199,7 @@ export class SpendTicket {
     const balance = typeof entry.reserve === 'object' ? null : s.funding.balance(ctx.user.id);
     const token = entry.limits && ctx.token && hasScopedLimits(ctx.token) ? ctx.token : null;
     const budget = entry.budget !== 'none' && s.budgets.applies(budgetParty(ctx));
-    if (
-      balance !== null &&
-      typeof balance === 'number' &&
-      !token &&
-      !(entry.limits && s.limits.active()) &&
-      !budget
-    ) {
+    if (typeof balance === 'number' && !token && !(entry.limits && s.limits.active()) && !budget) {
       positive(balance);
       if (entry.reserve === 'bound') {
         const bound = this.reserveBound();
@@ -247,7 +241,6 @@ export class SpendTicket {
   /** Holds the call's bound on its budgets (or one request, for a realtime session). */
   private async admitBudget(): Promise<void> {
     const { ctx, entry, s } = this;
-    const exact = entry.reserve !== 'bound' && entry.reserve !== 'per-use';
     const bound = (): number => {
       if (entry.budget === 'request') return 0;
       if (typeof entry.reserve === 'object') return entry.reserve.price;
@@ -256,7 +249,8 @@ export class SpendTicket {
     try {
       this.budget = await s.budgets.admit(budgetParty(ctx), bound, {
         durable: entry.durableBudget,
-        exact: exact || ctx.price.modelPrice >= 0,
+        // A known price (a task's, a fixed-price model's) is the cost itself: it must fit whole.
+        exact: typeof entry.reserve === 'object' || ctx.price.modelPrice >= 0,
         countRequest: entry.budget !== 'quota',
       });
     } catch (err) {

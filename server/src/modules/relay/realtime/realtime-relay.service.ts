@@ -41,7 +41,6 @@ import {
   SpendTicket,
 } from '../lifecycle/spend';
 import { Failover } from '../lifecycle/failover';
-import { RateLimitService } from '../rate-limit.service';
 import { InboundRequest, RelayContext } from '../relay-context';
 import { RelayCacheService } from '../relay-cache.service';
 import { addressRefused, UpstreamClient } from '../upstream/upstream-client';
@@ -122,7 +121,6 @@ export class RealtimeRelay implements OnModuleDestroy {
     readonly options: OptionService,
     readonly ledger: QuotaLedgerService,
     readonly health: ChannelHealthService,
-    readonly limits: RateLimitService,
     readonly budgets: BudgetService,
     readonly spending: Spending,
     readonly content: ContentLogService,
